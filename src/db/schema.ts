@@ -1,0 +1,179 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Timestamps are ISO 8601 UTC strings with milliseconds: they sort as text and are what the API shows.
+
+export const quizzes = sqliteTable("quizzes", {
+  id: text("id").primaryKey(),
+  title: text("title").notNull(),
+  description: text("description").notNull().default(""),
+  settings: text("settings", { mode: "json" }).$type<QuizSettingsRow>().notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export interface QuizSettingsRow {
+  max_attempts: number | null;
+  feedback_bands: { min_score: number; message: string }[];
+  show_correct_answers: boolean;
+}
+
+export const questions = sqliteTable(
+  "questions",
+  {
+    id: text("id").primaryKey(),
+    quizId: text("quiz_id")
+      .notNull()
+      .references(() => quizzes.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    type: text("type").notNull(),
+    prompt: text("prompt").notNull(),
+    points: real("points").notNull(),
+    /** The type's key fields (options, correct answers, tolerance, …) as validated JSON. */
+    definition: text("definition", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    feedback: text("feedback", { mode: "json" }).$type<{ correct?: string; incorrect?: string }>().notNull(),
+    explanation: text("explanation"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("questions_quiz_position_idx").on(t.quizId, t.position)],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    /** Null once the user is deleted: the row stays so that their graded submissions keep a user id. */
+    name: text("name"),
+    email: text("email"),
+    /** Lower-cased e-mail: the unique key that makes e-mail uniqueness case-insensitive. */
+    emailNormalized: text("email_normalized"),
+    role: text("role", { enum: ["student", "instructor", "admin"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [uniqueIndex("users_email_normalized_idx").on(t.emailNormalized), index("users_role_idx").on(t.role, t.id)],
+);
+
+export const submissions = sqliteTable(
+  "submissions",
+  {
+    id: text("id").primaryKey(),
+    quizId: text("quiz_id")
+      .notNull()
+      .references(() => quizzes.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** 1-based attempt number of this user at this quiz; unique, so max_attempts holds under races. */
+    attempt: integer("attempt").notNull(),
+    status: text("status", { enum: ["open", "graded"] }).notNull(),
+    answers: text("answers", { mode: "json" }).$type<{ question_id: string; response: unknown }[]>().notNull(),
+    score: real("score"),
+    pointsEarned: real("points_earned"),
+    pointsPossible: real("points_possible"),
+    feedback: text("feedback"),
+    /** Per-answer grading detail, frozen at grade time so later question edits cannot change it. */
+    results: text("results", { mode: "json" }).$type<unknown[]>(),
+    /** Set by the one grading call that wins; the other statements of its batch are conditioned on it. */
+    gradeToken: text("grade_token"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    gradedAt: text("graded_at"),
+  },
+  (t) => [
+    uniqueIndex("submissions_quiz_user_attempt_idx").on(t.quizId, t.userId, t.attempt),
+    index("submissions_quiz_idx").on(t.quizId, t.id),
+    index("submissions_user_idx").on(t.userId, t.id),
+  ],
+);
+
+/** Running aggregates per quiz, updated in the grading batch (Welford's mean and M2 for a stable variance). */
+export const quizStats = sqliteTable("quiz_stats", {
+  quizId: text("quiz_id").primaryKey(),
+  totalAttempts: integer("total_attempts").notNull().default(0),
+  uniqueUsers: integer("unique_users").notNull().default(0),
+  meanScore: real("mean_score").notNull().default(0),
+  m2Score: real("m2_score").notNull().default(0),
+  minScore: real("min_score"),
+  maxScore: real("max_score"),
+  /** Ten counts: [0,10), [10,20), …, [90,100]. */
+  buckets: text("buckets", { mode: "json" }).$type<number[]>().notNull().default(sql`'[0,0,0,0,0,0,0,0,0,0]'`),
+});
+
+export const quizUserStats = sqliteTable(
+  "quiz_user_stats",
+  {
+    quizId: text("quiz_id").notNull(),
+    userId: text("user_id").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.quizId, t.userId] })],
+);
+
+export const questionStats = sqliteTable(
+  "question_stats",
+  {
+    quizId: text("quiz_id").notNull(),
+    questionId: text("question_id").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    correctCount: integer("correct_count").notNull().default(0),
+    pointsEarnedSum: real("points_earned_sum").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.quizId, t.questionId] })],
+);
+
+export const userStats = sqliteTable("user_stats", {
+  userId: text("user_id").primaryKey(),
+  totalAttempts: integer("total_attempts").notNull().default(0),
+  quizzesTaken: integer("quizzes_taken").notNull().default(0),
+  meanScore: real("mean_score").notNull().default(0),
+  minScore: real("min_score"),
+  maxScore: real("max_score"),
+  lastGradedAt: text("last_graded_at"),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** SHA-256 of the key, hex. The key itself is shown once and never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** The first characters of the key, safe to show, to help people tell keys apart. */
+    prefix: text("prefix").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at"),
+    revokedAt: text("revoked_at"),
+    /** The key that replaced this one by rotation. */
+    rotatedTo: text("rotated_to"),
+    lastUsedAt: text("last_used_at"),
+    totalRequests: integer("total_requests").notNull().default(0),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_idx").on(t.keyHash)],
+);
+
+export const apiKeyUsage = sqliteTable(
+  "api_key_usage",
+  {
+    keyId: text("key_id").notNull(),
+    /** UTC day, YYYY-MM-DD. */
+    date: text("date").notNull(),
+    requests: integer("requests").notNull().default(0),
+    errors: integer("errors").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.date] })],
+);
+
+export const oauthClients = sqliteTable("oauth_clients", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** SHA-256 of the client secret, hex. */
+  secretHash: text("secret_hash").notNull(),
+  scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+  secretRotatedAt: text("secret_rotated_at"),
+});

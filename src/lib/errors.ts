@@ -1,0 +1,72 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** One invalid field, as listed in a problem body's `errors`. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/**
+ * The one error type of the service. Anything thrown while handling a request ends up in
+ * `onError`, which writes an ApiError as an RFC 9457 problem body and anything else as a
+ * generic 500 (logged with the request id, never echoed).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    readonly detail: string,
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = "ApiError";
+  }
+}
+
+export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found.`);
+export const conflict = (code: string, detail: string) => new ApiError(409, code, detail);
+export const validationFailed = (errors: FieldError[]) =>
+  new ApiError(400, "validation_failed", describeFieldErrors(errors), { errors });
+
+export function describeFieldErrors(errors: FieldError[]): string {
+  const first = errors[0];
+  if (!first) return "The request is invalid.";
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  return `${first.path ? `${first.path}: ` : ""}${first.message}${more}`;
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  request_id: string;
+  errors?: FieldError[];
+}
+
+export function problemBody(error: ApiError, requestId: string): ProblemBody {
+  return {
+    type: `/problems/${error.code}`,
+    title: TITLES[error.status] ?? "Error",
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+    request_id: requestId,
+    ...(error.options.errors ? { errors: error.options.errors } : {}),
+  };
+}

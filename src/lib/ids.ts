@@ -1,0 +1,34 @@
+import { monotonicFactory } from "ulidx";
+import { z } from "@hono/zod-openapi";
+
+/** Resource id prefixes; the rest of an id is a lower-case ULID, so ids sort by creation time. */
+export const ID_PREFIX = {
+  quiz: "quiz",
+  question: "qst",
+  user: "user",
+  submission: "sub",
+  apiKey: "key",
+  oauthClient: "cli",
+} as const;
+export type IdKind = keyof typeof ID_PREFIX;
+
+// Monotonic within an isolate: two ids made in the same millisecond still sort in creation order.
+const ulid = monotonicFactory();
+
+export function newId(kind: IdKind, now = Date.now()): string {
+  return `${ID_PREFIX[kind]}_${ulid(now).toLowerCase()}`;
+}
+
+const ULID_BODY = "[0-7][0-9a-hjkmnp-tv-z]{25}";
+const patterns = Object.fromEntries(
+  Object.entries(ID_PREFIX).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}_${ULID_BODY}$`)]),
+) as Record<IdKind, RegExp>;
+
+export function isId(kind: IdKind, value: string): boolean {
+  return patterns[kind].test(value);
+}
+
+/** A string schema for ids of one kind, with an example for the OpenAPI document. */
+export function idSchema(kind: IdKind) {
+  return z.string().regex(patterns[kind]).openapi({ example: `${ID_PREFIX[kind]}_01kamz3f7c9n0p8s6e5vwx2y4r` });
+}

@@ -1,0 +1,61 @@
+import { OpenAPIHono, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { validationHook } from "./validation";
+
+/** A router whose validation failures all become problem bodies (400, or 404 for a malformed path id). */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}
+
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: "/problems/validation_failed" }),
+    title: z.string().openapi({ example: "Bad Request" }),
+    status: z.number().int().openapi({ example: 400 }),
+    detail: z.string().openapi({ example: "title: Too big: expected string to have <=200 characters" }),
+    code: z.string().openapi({ example: "validation_failed" }),
+    request_id: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("Problem");
+
+const ERROR_DESCRIPTIONS = {
+  400: "Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor.",
+  401: "Missing, invalid or expired credentials.",
+  403: "The credential lacks the scope this operation needs.",
+  404: "No such resource (also for ids of the wrong shape).",
+  409: "The request conflicts with the resource's state.",
+  413: "The body is larger than 1 MiB.",
+  415: "The body is not application/json.",
+  429: "Rate limited; retry after Retry-After seconds.",
+} as const;
+type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
+
+const problemResponse = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: ProblemSchema } },
+});
+
+/** The error responses an operation documents, each a problem body. */
+export function errorResponses<S extends ErrorStatus>(...statuses: S[]) {
+  return Object.fromEntries(statuses.map((s) => [s, problemResponse(ERROR_DESCRIPTIONS[s])])) as {
+    [K in S]: ReturnType<typeof problemResponse>;
+  };
+}
+
+/** Errors every `/v1` operation may answer, whatever it does. */
+export const COMMON_ERRORS = [401, 403, 429] as const;
+/** Errors of an operation that reads a JSON body. */
+export const BODY_ERRORS = [400, 413, 415] as const;
+
+export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
+  return {
+    body: { required: true, description, content: { "application/json": { schema } } },
+  };
+}
+
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}

@@ -1,0 +1,88 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { type IdKind, isId } from "./ids";
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+const CURSOR_VERSION = 1;
+
+/**
+ * Cursors are opaque to clients: base64url of the last sort key seen (an id, or a question's
+ * position). Ids are time-ordered ULIDs, so `WHERE id > :after ORDER BY id LIMIT n` is keyset
+ * pagination whose cost does not grow with depth.
+ */
+export function encodeCursor(after: string | number): string {
+  return btoa(JSON.stringify({ v: CURSOR_VERSION, after }))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+type SortKind = IdKind | "position";
+
+function isSortKey(kind: SortKind, after: unknown): boolean {
+  if (kind === "position") return typeof after === "number" && Number.isInteger(after) && after >= 0;
+  return typeof after === "string" && isId(kind, after);
+}
+
+export function decodeCursor<K extends SortKind>(cursor: string, kind: K): (K extends "position" ? number : string) | null {
+  try {
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
+    const json = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+    const parsed = JSON.parse(json) as unknown;
+    if (typeof parsed !== "object" || parsed === null) return null;
+    const { v, after } = parsed as { v?: unknown; after?: unknown };
+    return v === CURSOR_VERSION && isSortKey(kind, after) ? (after as K extends "position" ? number : string) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `limit` and `cursor` query parameters for a list of resources of one kind. */
+export function pageQuery<K extends SortKind>(kind: K) {
+  return {
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PAGE_SIZE)
+      .default(DEFAULT_PAGE_SIZE)
+      .openapi({ description: `Page size, 1–${MAX_PAGE_SIZE}.`, example: DEFAULT_PAGE_SIZE }),
+    cursor: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return undefined;
+        const after = decodeCursor(value, kind);
+        if (after === null) {
+          ctx.addIssue({ code: "custom", message: "Invalid cursor: pass a next_cursor value unchanged." });
+          return z.NEVER;
+        }
+        return after;
+      })
+      .openapi({ type: "string", description: "Opaque cursor from a previous page's next_cursor." }),
+  };
+}
+
+/**
+ * Trims a `limit + 1` row fetch to one page, and sets the `Link: rel="next"` header when there
+ * is a next page.
+ */
+export function toPage<T>(c: Context, rows: T[], limit: number, sortKey: (row: T) => string | number) {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const nextCursor = rows.length > limit && last !== undefined ? encodeCursor(sortKey(last)) : null;
+  if (nextCursor) {
+    const url = new URL(c.req.url);
+    url.searchParams.set("cursor", nextCursor);
+    url.searchParams.set("limit", String(limit));
+    c.header("Link", `<${url.pathname}${url.search}>; rel="next"`);
+  }
+  return { items, nextCursor };
+}
+
+export const nextCursorSchema = z
+  .string()
+  .nullable()
+  .openapi({ description: "Cursor of the next page, or null on the last page." });

@@ -1,0 +1,81 @@
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../env";
+import { ApiError, problemBody } from "../lib/errors";
+
+export function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) c.header(name, value);
+  return c.body(JSON.stringify(problemBody(error, c.get("requestId") ?? "")), error.status, {
+    "Content-Type": "application/problem+json",
+  });
+}
+
+/** The one error path: ApiErrors become problem bodies; anything else is logged and becomes a bare 500. */
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof ApiError) return problemResponse(c, err);
+  if (err instanceof HTTPException && err.status < 500) {
+    // Hono's own 4xx: the JSON validator's parse failure is the common one.
+    const malformed = /JSON/i.test(err.message);
+    return problemResponse(
+      c,
+      new ApiError(
+        err.status as 400,
+        malformed ? "malformed_json" : "bad_request",
+        malformed ? "The body is not valid JSON." : err.message,
+      ),
+    );
+  }
+  console.error(
+    JSON.stringify({
+      level: "error",
+      request_id: c.get("requestId"),
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    }),
+  );
+  return problemResponse(c, new ApiError(500, "internal_error", "An unexpected error occurred; quote the request id."));
+};
+
+interface KnownRoute {
+  method: string;
+  path: string;
+}
+
+/**
+ * 404 for unknown paths; 405 with `Allow` when the path is known but the method is not.
+ * The route table is read from the app once, on the first miss.
+ */
+export function notFoundOrMethodNotAllowed(routes: () => KnownRoute[]): NotFoundHandler<AppEnv> {
+  let table: { pattern: RegExp; methods: Set<string> }[] | undefined;
+  return (c) => {
+    table ??= buildTable(routes());
+    const path = new URL(c.req.url).pathname;
+    const allowed = new Set<string>();
+    for (const { pattern, methods } of table) if (pattern.test(path)) for (const m of methods) allowed.add(m);
+    if (allowed.size === 0) return problemResponse(c, new ApiError(404, "not_found", `No route matches ${path}.`));
+    if (allowed.has("GET")) allowed.add("HEAD");
+    const allow = [...allowed].sort().join(", ");
+    return problemResponse(
+      c,
+      new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed on ${path}; use ${allow}.`, {
+        headers: { Allow: allow },
+      }),
+    );
+  };
+}
+
+function buildTable(routes: KnownRoute[]) {
+  const byPath = new Map<string, Set<string>>();
+  for (const { method, path } of routes) {
+    if (method === "ALL" || path.includes("*")) continue;
+    const methods = byPath.get(path) ?? new Set<string>();
+    methods.add(method.toUpperCase());
+    byPath.set(path, methods);
+  }
+  return [...byPath].map(([path, methods]) => ({
+    pattern: new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`),
+    methods,
+  }));
+}

@@ -1,0 +1,65 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { nextCursorSchema, pageQuery } from "../../lib/pagination";
+import { Question, QuestionCreate, QuestionPatch } from "./questions.schemas";
+
+const tags = ["Questions"];
+const QuizParams = z.object({ id: idSchema("quiz") });
+const QuestionParams = z.object({ id: idSchema("quiz"), question_id: idSchema("question") });
+
+export const listQuestions = createRoute({
+  method: "get",
+  path: "/{id}/questions",
+  tags,
+  summary: "List a quiz's questions in order",
+  request: { params: QuizParams, query: z.strictObject(pageQuery("position")) },
+  responses: {
+    200: jsonResponse(z.object({ questions: z.array(Question), next_cursor: nextCursorSchema }), "A page of questions."),
+    ...errorResponses(400, 404, ...COMMON_ERRORS),
+  },
+});
+
+export const createQuestion = createRoute({
+  method: "post",
+  path: "/{id}/questions",
+  tags,
+  summary: "Add a question to a quiz",
+  request: { params: QuizParams, ...jsonBody(QuestionCreate) },
+  responses: {
+    201: jsonResponse(Question, "The question, with its Location."),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
+  },
+});
+
+export const getQuestion = createRoute({
+  method: "get",
+  path: "/{id}/questions/{question_id}",
+  tags,
+  summary: "Get a question",
+  request: { params: QuestionParams },
+  responses: { 200: jsonResponse(Question, "The question."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const updateQuestion = createRoute({
+  method: "patch",
+  path: "/{id}/questions/{question_id}",
+  tags,
+  summary: "Change a question",
+  description:
+    "Fields not sent keep their values; the result must be a valid question. Changing `type` drops the old type's key fields. Graded submissions keep the grade they were given.",
+  request: { params: QuestionParams, ...jsonBody(QuestionPatch) },
+  responses: {
+    200: jsonResponse(Question, "The changed question."),
+    ...errorResponses(...BODY_ERRORS, 404, ...COMMON_ERRORS),
+  },
+});
+
+export const deleteQuestion = createRoute({
+  method: "delete",
+  path: "/{id}/questions/{question_id}",
+  tags,
+  summary: "Delete a question",
+  request: { params: QuestionParams },
+  responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
+});

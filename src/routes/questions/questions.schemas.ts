@@ -1,0 +1,200 @@
+import { z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+
+export const MAX_QUESTIONS_PER_QUIZ = 200;
+export const MIN_OPTIONS = 2;
+export const MAX_OPTIONS = 26;
+export const MAX_POINTS = 1_000_000;
+/** Points are kept exact as integer micro-points by the grading engine, so at most 6 decimals. */
+const POINT_DECIMALS = 6;
+
+export const QUESTION_TYPES = ["single_choice", "multiple_choice", "true_false", "short_text", "numeric"] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const optionId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "Option ids are 1–64 characters of A–Z, a–z, 0–9, _ and -.");
+
+const points = z
+  .number()
+  .positive()
+  .max(MAX_POINTS)
+  .refine((p) => Math.abs(p * 10 ** POINT_DECIMALS - Math.round(p * 10 ** POINT_DECIMALS)) < 1e-6, {
+    message: `Points have at most ${POINT_DECIMALS} decimal places.`,
+  })
+  .default(1)
+  .openapi({ example: 1 });
+
+const OptionInput = z.strictObject({ id: optionId.optional(), text: text(1000) }).openapi("OptionInput");
+const Option = z.object({ id: z.string(), text: z.string() }).openapi("Option");
+const Feedback = z
+  .strictObject({ correct: text(2000).optional(), incorrect: text(2000).optional() })
+  .openapi("QuestionFeedback");
+
+const common = {
+  prompt: text(10_000).openapi({ example: "What is 2 + 2?" }),
+  points,
+  feedback: Feedback.default({}),
+  explanation: text(10_000).nullable().optional(),
+};
+
+const position = {
+  position: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_QUESTIONS_PER_QUIZ)
+    .optional()
+    .openapi({ description: "1-based position; default: after the last question." }),
+};
+
+const options = z.array(OptionInput).min(MIN_OPTIONS).max(MAX_OPTIONS);
+
+/** Option ids the client left out become a, b, c, … by position. */
+export function optionIds(input: { id?: string }[]): string[] {
+  return input.map((o, i) => o.id ?? String.fromCharCode(97 + i));
+}
+
+function checkOptions(
+  input: { options: { id?: string }[] },
+  ctx: z.RefinementCtx,
+  correct: { path: string; ids: string[] },
+) {
+  const ids = optionIds(input.options);
+  const seen = new Set<string>();
+  ids.forEach((id, i) => {
+    if (seen.has(id)) ctx.addIssue({ code: "custom", path: ["options", i, "id"], message: `Duplicate option id "${id}".` });
+    seen.add(id);
+  });
+  correct.ids.forEach((id, i) => {
+    if (!seen.has(id)) {
+      const path = correct.path === "correct_option_ids" ? [correct.path, i] : [correct.path];
+      ctx.addIssue({ code: "custom", path, message: `"${id}" is not one of the option ids (${ids.join(", ")}).` });
+    }
+  });
+}
+
+const SingleChoiceInput = z
+  .strictObject({ type: z.literal("single_choice"), ...common, options, correct_option_id: optionId })
+  .superRefine((q, ctx) => checkOptions(q, ctx, { path: "correct_option_id", ids: [q.correct_option_id] }))
+  .openapi("SingleChoiceQuestionInput");
+
+const MultipleChoiceInput = z
+  .strictObject({
+    type: z.literal("multiple_choice"),
+    ...common,
+    options,
+    correct_option_ids: z.array(optionId).min(1).max(MAX_OPTIONS),
+    scoring: z.enum(["all_or_nothing", "partial"]).default("all_or_nothing"),
+  })
+  .superRefine((q, ctx) => {
+    checkOptions(q, ctx, { path: "correct_option_ids", ids: q.correct_option_ids });
+    if (new Set(q.correct_option_ids).size !== q.correct_option_ids.length)
+      ctx.addIssue({ code: "custom", path: ["correct_option_ids"], message: "Correct option ids must be unique." });
+  })
+  .openapi("MultipleChoiceQuestionInput");
+
+const TrueFalseInput = z
+  .strictObject({ type: z.literal("true_false"), ...common, correct: z.boolean() })
+  .openapi("TrueFalseQuestionInput");
+
+const ShortTextInput = z
+  .strictObject({
+    type: z.literal("short_text"),
+    ...common,
+    accepted_answers: z.array(text(1000)).min(1).max(100),
+    case_sensitive: z.boolean().default(false),
+  })
+  .openapi("ShortTextQuestionInput");
+
+const NumericInput = z
+  .strictObject({
+    type: z.literal("numeric"),
+    ...common,
+    correct_value: z.number().min(-1e15).max(1e15),
+    tolerance: z.number().min(0).max(1e15).default(0),
+  })
+  .openapi("NumericQuestionInput");
+
+export const QuestionInput = z
+  .discriminatedUnion("type", [SingleChoiceInput, MultipleChoiceInput, TrueFalseInput, ShortTextInput, NumericInput])
+  .openapi("QuestionInput");
+export type QuestionInput = z.infer<typeof QuestionInput>;
+
+/** The fields of each type that make up its key or its scoring, stored as the question's definition. */
+export const TYPE_FIELDS: Record<QuestionType, readonly string[]> = {
+  single_choice: ["options", "correct_option_id"],
+  multiple_choice: ["options", "correct_option_ids", "scoring"],
+  true_false: ["correct"],
+  short_text: ["accepted_answers", "case_sensitive"],
+  numeric: ["correct_value", "tolerance"],
+};
+
+/** Fields that give the answer away, shown only to callers allowed to write quizzes. */
+export const ANSWER_KEY_FIELDS = ["correct_option_id", "correct_option_ids", "correct", "accepted_answers", "correct_value"];
+
+/** A question added to an existing quiz may name its position; the others move down. */
+export const QuestionCreate = z
+  .discriminatedUnion("type", [
+    SingleChoiceInput.safeExtend(position),
+    MultipleChoiceInput.safeExtend(position),
+    TrueFalseInput.safeExtend(position),
+    ShortTextInput.safeExtend(position),
+    NumericInput.safeExtend(position),
+  ])
+  .openapi("QuestionCreate");
+export type QuestionCreate = z.infer<typeof QuestionCreate>;
+
+/**
+ * PATCH takes any subset of the fields of any type; the merged question is then validated as a
+ * whole, so a patch can never leave a question that cannot be graded.
+ */
+export const QuestionPatch = z
+  .strictObject({
+    type: z.enum(QUESTION_TYPES).optional(),
+    prompt: z.unknown().optional(),
+    points: z.unknown().optional(),
+    feedback: z.unknown().optional(),
+    explanation: z.unknown().optional(),
+    ...position,
+    options: z.unknown().optional(),
+    correct_option_id: z.unknown().optional(),
+    correct_option_ids: z.unknown().optional(),
+    scoring: z.unknown().optional(),
+    correct: z.unknown().optional(),
+    accepted_answers: z.unknown().optional(),
+    case_sensitive: z.unknown().optional(),
+    correct_value: z.unknown().optional(),
+    tolerance: z.unknown().optional(),
+  })
+  .openapi("QuestionPatch", {
+    description: "Any fields of a question; the result is validated as a whole question of its (new) type.",
+  });
+
+export const Question = z
+  .object({
+    id: idSchema("question"),
+    quiz_id: idSchema("quiz"),
+    type: z.enum(QUESTION_TYPES),
+    prompt: z.string(),
+    points: z.number(),
+    position: z.number().int().openapi({ description: "1-based order within the quiz." }),
+    feedback: z.object({ correct: z.string().optional(), incorrect: z.string().optional() }),
+    explanation: z.string().nullable(),
+    options: z.array(Option).optional(),
+    correct_option_id: z.string().optional(),
+    correct_option_ids: z.array(z.string()).optional(),
+    scoring: z.enum(["all_or_nothing", "partial"]).optional(),
+    correct: z.boolean().optional(),
+    accepted_answers: z.array(z.string()).optional(),
+    case_sensitive: z.boolean().optional(),
+    correct_value: z.number().optional(),
+    tolerance: z.number().optional(),
+    created_at: z.string().datetime(),
+    updated_at: z.string().datetime(),
+  })
+  .openapi("Question", {
+    description: "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value) appear only for credentials with quizzes:write.",
+  });
+export type Question = z.infer<typeof Question>;

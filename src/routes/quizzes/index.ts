@@ -1,0 +1,18 @@
+import { createRouter } from "../../lib/openapi";
+import * as questionHandlers from "../questions/questions.handlers";
+import * as questionRoutes from "../questions/questions.routes";
+import * as handlers from "./quizzes.handlers";
+import * as routes from "./quizzes.routes";
+
+/** `/v1/quizzes`, with the questions nested under each quiz. */
+export const quizzesRouter = createRouter()
+  .openapi(routes.listQuizzes, handlers.listQuizzes)
+  .openapi(routes.createQuiz, handlers.createQuiz)
+  .openapi(routes.getQuiz, handlers.getQuiz)
+  .openapi(routes.updateQuiz, handlers.updateQuiz)
+  .openapi(routes.deleteQuiz, handlers.deleteQuiz)
+  .openapi(questionRoutes.listQuestions, questionHandlers.listQuestions)
+  .openapi(questionRoutes.createQuestion, questionHandlers.createQuestion)
+  .openapi(questionRoutes.getQuestion, questionHandlers.getQuestion)
+  .openapi(questionRoutes.updateQuestion, questionHandlers.updateQuestion)
+  .openapi(questionRoutes.deleteQuestion, questionHandlers.deleteQuestion);

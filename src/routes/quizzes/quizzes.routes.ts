@@ -1,0 +1,63 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { nextCursorSchema, pageQuery } from "../../lib/pagination";
+import { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
+
+const tags = ["Quizzes"];
+const Params = z.object({ id: idSchema("quiz") });
+
+export const listQuizzes = createRoute({
+  method: "get",
+  path: "/",
+  tags,
+  summary: "List quizzes, oldest first",
+  request: { query: z.strictObject(pageQuery("quiz")) },
+  responses: {
+    200: jsonResponse(z.object({ quizzes: z.array(Quiz), next_cursor: nextCursorSchema }), "A page of quizzes."),
+    ...errorResponses(400, ...COMMON_ERRORS),
+  },
+});
+
+export const createQuiz = createRoute({
+  method: "post",
+  path: "/",
+  tags,
+  summary: "Create a quiz, optionally with its questions",
+  request: jsonBody(QuizCreate),
+  responses: {
+    201: jsonResponse(Quiz, "The quiz; Location names it."),
+    ...errorResponses(...BODY_ERRORS, ...COMMON_ERRORS),
+  },
+});
+
+export const getQuiz = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags,
+  summary: "Get a quiz",
+  request: { params: Params },
+  responses: { 200: jsonResponse(Quiz, "The quiz."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const updateQuiz = createRoute({
+  method: "patch",
+  path: "/{id}",
+  tags,
+  summary: "Change a quiz's title, description or settings",
+  request: { params: Params, ...jsonBody(QuizPatch) },
+  responses: {
+    200: jsonResponse(Quiz, "The changed quiz."),
+    ...errorResponses(...BODY_ERRORS, 404, ...COMMON_ERRORS),
+  },
+});
+
+export const deleteQuiz = createRoute({
+  method: "delete",
+  path: "/{id}",
+  tags,
+  summary: "Delete a quiz and its questions",
+  description: "Refused with 409 once the quiz has submissions, so that no result is lost.",
+  request: { params: Params },
+  responses: { 204: { description: "Deleted." }, ...errorResponses(404, 409, ...COMMON_ERRORS) },
+});

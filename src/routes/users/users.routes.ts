@@ -1,0 +1,63 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { nextCursorSchema } from "../../lib/pagination";
+import { User, UserCreate, UserListQuery, UserPatch } from "./users.schemas";
+
+const tags = ["Users"];
+const Params = z.object({ id: idSchema("user") });
+
+export const listUsers = createRoute({
+  method: "get",
+  path: "/",
+  tags,
+  summary: "List users, oldest first, optionally by role or e-mail",
+  request: { query: UserListQuery },
+  responses: {
+    200: jsonResponse(z.object({ users: z.array(User), next_cursor: nextCursorSchema }), "A page of users."),
+    ...errorResponses(400, ...COMMON_ERRORS),
+  },
+});
+
+export const createUser = createRoute({
+  method: "post",
+  path: "/",
+  tags,
+  summary: "Register a user",
+  request: jsonBody(UserCreate),
+  responses: {
+    201: jsonResponse(User, "The user; Location names it."),
+    ...errorResponses(...BODY_ERRORS, 409, ...COMMON_ERRORS),
+  },
+});
+
+export const getUser = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags,
+  summary: "Get a user",
+  request: { params: Params },
+  responses: { 200: jsonResponse(User, "The user."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const updateUser = createRoute({
+  method: "patch",
+  path: "/{id}",
+  tags,
+  summary: "Change a user's name, e-mail or role",
+  request: { params: Params, ...jsonBody(UserPatch) },
+  responses: {
+    200: jsonResponse(User, "The changed user."),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
+  },
+});
+
+export const deleteUser = createRoute({
+  method: "delete",
+  path: "/{id}",
+  tags,
+  summary: "Delete a user",
+  description: "Erases the user's name and e-mail; their graded submissions stay, anonymised, and analytics do not change.",
+  request: { params: Params },
+  responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
+});
