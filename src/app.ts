@@ -4,12 +4,22 @@ import { requestId } from "hono/request-id";
 import * as schema from "./db/schema";
 import { createRouter } from "./lib/openapi";
 import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
+import { authenticate } from "./middleware/authenticate";
 import { jsonBodyGuard } from "./middleware/json-body";
+import { apiKeysRouter } from "./routes/api-keys";
+import { authRouter } from "./routes/auth";
+import { oauthClientsRouter } from "./routes/oauth-clients";
 import { quizzesRouter } from "./routes/quizzes";
 import { usersRouter } from "./routes/users";
+import { SCOPES } from "./lib/scopes";
 
 /** Every resource of the API, served under /v1. */
-const v1 = createRouter().route("/quizzes", quizzesRouter).route("/users", usersRouter);
+const v1 = createRouter()
+  .route("/quizzes", quizzesRouter)
+  .route("/users", usersRouter)
+  .route("/auth", authRouter)
+  .route("/api-keys", apiKeysRouter)
+  .route("/oauth-clients", oauthClientsRouter);
 
 const app = createRouter();
 
@@ -19,6 +29,8 @@ app.use(async (c, next) => {
   c.set("db", drizzle(c.env.DB, { schema }));
   await next();
 });
+// The one guard of /v1: every route under it needs a credential; routes declare their scope.
+app.use("/v1/*", authenticate());
 app.use("/v1/*", jsonBodyGuard());
 
 const routes = app
@@ -35,6 +47,27 @@ app.doc31("/openapi.json", (c) => ({
   },
   servers: [{ url: new URL(c.req.url).origin }],
 }));
+app.openAPIRegistry.registerComponent("securitySchemes", "ApiKeyHeader", {
+  type: "apiKey",
+  in: "header",
+  name: "X-API-Key",
+  description: "An API key, qz_live_…",
+});
+app.openAPIRegistry.registerComponent("securitySchemes", "BearerAuth", {
+  type: "http",
+  scheme: "bearer",
+  description: "An API key or an OAuth access token (qz_at_…).",
+});
+app.openAPIRegistry.registerComponent("securitySchemes", "OAuth2", {
+  type: "oauth2",
+  flows: {
+    clientCredentials: {
+      tokenUrl: "/oauth/token",
+      refreshUrl: "/oauth/token",
+      scopes: Object.fromEntries(SCOPES.map((s) => [s, s === "admin" ? "Everything, and managing keys and clients" : s])),
+    },
+  },
+});
 app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Quiz API" }));
 
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));

@@ -1,4 +1,8 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { apiKeys } from "../src/db/schema";
+import { drizzle } from "drizzle-orm/d1";
+import { newApiKey } from "../src/routes/api-keys/api-keys.queries";
+import type { Scope } from "../src/lib/scopes";
 
 export const BASE = "http://quiz.test";
 
@@ -8,11 +12,30 @@ export interface CallOptions {
   /** A raw body, sent as is (for malformed JSON and other media types). */
   raw?: BodyInit;
   headers?: Record<string, string>;
+  /**
+   * The credential, sent as Authorization: Bearer. Default: an admin key made for this test
+   * file; `false` sends none.
+   */
+  auth?: string | false;
 }
+
+/** Inserts an API key straight into D1, as the key:create CLI does, and returns the key. */
+export async function seedApiKey(scopes: Scope[], options: { name?: string; expiresAt?: string | null } = {}) {
+  const { key, row } = await newApiKey({ name: options.name ?? "test", scopes, expiresAt: options.expiresAt ?? null });
+  await drizzle(env.DB).insert(apiKeys).values(row);
+  return { key, id: row.id };
+}
+
+let adminKey: Promise<string> | undefined;
+/** The admin key of this test file (storage is per file, so each file makes its own). */
+export const defaultKey = () => (adminKey ??= seedApiKey(["admin"], { name: "test admin" }).then((k) => k.key));
 
 /** Calls the worker through its real fetch handler, as a client over HTTP would. */
 export async function call(path: string, options: CallOptions = {}) {
   const headers: Record<string, string> = { ...options.headers };
+  const auth = options.auth === undefined ? await defaultKey() : options.auth;
+  if (auth !== false && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization"))
+    headers.authorization = `Bearer ${auth}`;
   let body: BodyInit | undefined = options.raw;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);

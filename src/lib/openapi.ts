@@ -1,5 +1,7 @@
 import { OpenAPIHono, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
+import { requireScope } from "../middleware/authenticate";
+import type { Scope } from "./scopes";
 import { validationHook } from "./validation";
 
 /** A router whose validation failures all become problem bodies (400, or 404 for a malformed path id). */
@@ -58,4 +60,19 @@ export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
 
 export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
   return { description, content: { "application/json": { schema } } };
+}
+
+/**
+ * The scope an operation needs, declared beside its route: the OpenAPI security requirement
+ * and the middleware that enforces it come from this one call.
+ */
+export function scoped(scope: Scope) {
+  return { security: securityFor([scope]), middleware: [requireScope(scope)] };
+}
+
+/** Any valid credential, whatever its scopes. */
+export const authenticated = { security: securityFor([]) };
+
+function securityFor(scopes: string[]): Record<string, string[]>[] {
+  return [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { OAuth2: scopes }];
 }

@@ -21,5 +21,5 @@ export function hasScope(granted: readonly string[], needed: Scope): boolean {
 /** Answer keys are shown only to callers that could have written them. */
 export function canSeeAnswerKeys(c: Context<AppEnv>): boolean {
   const credential = c.get("credential");
-  return credential === undefined || hasScope(credential.scopes, "quizzes:write");
+  return credential !== undefined && hasScope(credential.scopes, "quizzes:write");
 }

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 import { Question, QuestionCreate, QuestionPatch } from "./questions.schemas";
 
@@ -12,6 +12,7 @@ export const listQuestions = createRoute({
   method: "get",
   path: "/{id}/questions",
   tags,
+  ...scoped("quizzes:read"),
   summary: "List a quiz's questions in order",
   request: { params: QuizParams, query: z.strictObject(pageQuery("position")) },
   responses: {
@@ -24,6 +25,7 @@ export const createQuestion = createRoute({
   method: "post",
   path: "/{id}/questions",
   tags,
+  ...scoped("quizzes:write"),
   summary: "Add a question to a quiz",
   request: { params: QuizParams, ...jsonBody(QuestionCreate) },
   responses: {
@@ -36,6 +38,7 @@ export const getQuestion = createRoute({
   method: "get",
   path: "/{id}/questions/{question_id}",
   tags,
+  ...scoped("quizzes:read"),
   summary: "Get a question",
   request: { params: QuestionParams },
   responses: { 200: jsonResponse(Question, "The question."), ...errorResponses(404, ...COMMON_ERRORS) },
@@ -45,6 +48,7 @@ export const updateQuestion = createRoute({
   method: "patch",
   path: "/{id}/questions/{question_id}",
   tags,
+  ...scoped("quizzes:write"),
   summary: "Change a question",
   description:
     "Fields not sent keep their values; the result must be a valid question. Changing `type` drops the old type's key fields. Graded submissions keep the grade they were given.",
@@ -59,6 +63,7 @@ export const deleteQuestion = createRoute({
   method: "delete",
   path: "/{id}/questions/{question_id}",
   tags,
+  ...scoped("quizzes:write"),
   summary: "Delete a question",
   request: { params: QuestionParams },
   responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },

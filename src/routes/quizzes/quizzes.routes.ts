@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 import { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
@@ -11,6 +11,7 @@ export const listQuizzes = createRoute({
   method: "get",
   path: "/",
   tags,
+  ...scoped("quizzes:read"),
   summary: "List quizzes, oldest first",
   request: { query: z.strictObject(pageQuery("quiz")) },
   responses: {
@@ -23,6 +24,7 @@ export const createQuiz = createRoute({
   method: "post",
   path: "/",
   tags,
+  ...scoped("quizzes:write"),
   summary: "Create a quiz, optionally with its questions",
   request: jsonBody(QuizCreate),
   responses: {
@@ -35,6 +37,7 @@ export const getQuiz = createRoute({
   method: "get",
   path: "/{id}",
   tags,
+  ...scoped("quizzes:read"),
   summary: "Get a quiz",
   request: { params: Params },
   responses: { 200: jsonResponse(Quiz, "The quiz."), ...errorResponses(404, ...COMMON_ERRORS) },
@@ -44,6 +47,7 @@ export const updateQuiz = createRoute({
   method: "patch",
   path: "/{id}",
   tags,
+  ...scoped("quizzes:write"),
   summary: "Change a quiz's title, description or settings",
   request: { params: Params, ...jsonBody(QuizPatch) },
   responses: {
@@ -56,6 +60,7 @@ export const deleteQuiz = createRoute({
   method: "delete",
   path: "/{id}",
   tags,
+  ...scoped("quizzes:write"),
   summary: "Delete a quiz and its questions",
   description: "Refused with 409 once the quiz has submissions, so that no result is lost.",
   request: { params: Params },

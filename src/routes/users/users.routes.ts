@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
 import { User, UserCreate, UserListQuery, UserPatch } from "./users.schemas";
 
@@ -11,6 +11,7 @@ export const listUsers = createRoute({
   method: "get",
   path: "/",
   tags,
+  ...scoped("users:read"),
   summary: "List users, oldest first, optionally by role or e-mail",
   request: { query: UserListQuery },
   responses: {
@@ -23,6 +24,7 @@ export const createUser = createRoute({
   method: "post",
   path: "/",
   tags,
+  ...scoped("users:write"),
   summary: "Register a user",
   request: jsonBody(UserCreate),
   responses: {
@@ -35,6 +37,7 @@ export const getUser = createRoute({
   method: "get",
   path: "/{id}",
   tags,
+  ...scoped("users:read"),
   summary: "Get a user",
   request: { params: Params },
   responses: { 200: jsonResponse(User, "The user."), ...errorResponses(404, ...COMMON_ERRORS) },
@@ -44,6 +47,7 @@ export const updateUser = createRoute({
   method: "patch",
   path: "/{id}",
   tags,
+  ...scoped("users:write"),
   summary: "Change a user's name, e-mail or role",
   request: { params: Params, ...jsonBody(UserPatch) },
   responses: {
@@ -56,6 +60,7 @@ export const deleteUser = createRoute({
   method: "delete",
   path: "/{id}",
   tags,
+  ...scoped("users:write"),
   summary: "Delete a user",
   description: "Erases the user's name and e-mail; their graded submissions stay, anonymised, and analytics do not change.",
   request: { params: Params },

@@ -1,0 +1,22 @@
+/**
+ * Every KV key the service writes, one builder per kind, under a versioned prefix so that a
+ * change of value format can move to v2: without colliding. The README's KV table lists them.
+ * Secrets never appear in a key: tokens and API keys are named by their SHA-256.
+ */
+export const kvKeys = {
+  /** Cached API key record (id, scopes, expiry), so that a warm request needs no D1 query. */
+  apiKey: (keyHash: string) => `v1:apikey:${keyHash}`,
+  accessToken: (tokenHash: string) => `v1:at:${tokenHash}`,
+  refreshToken: (tokenHash: string) => `v1:rt:${tokenHash}`,
+  /** A refresh-token family; the client id in the key lets a client's families be listed by prefix. */
+  tokenFamily: (clientId: string, familyId: string) => `v1:family:${clientId}:${familyId}`,
+  tokenFamiliesOf: (clientId: string) => `v1:family:${clientId}:`,
+  rateLimit: (subject: string, windowStart: number) => `v1:rl:${subject}:${windowStart}`,
+  idempotency: (credentialId: string, key: string) => `v1:idem:${credentialId}:${key}`,
+};
+
+/** KV refuses expirations less than 60 seconds away. */
+export const KV_MIN_EXPIRATION_TTL_SECONDS = 60;
+
+/** An expirationTtl KV accepts for something that must live `seconds`. */
+export const kvTtl = (seconds: number) => Math.max(Math.ceil(seconds), KV_MIN_EXPIRATION_TTL_SECONDS);

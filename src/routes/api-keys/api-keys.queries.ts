@@ -1,0 +1,117 @@
+import type { z } from "@hono/zod-openapi";
+import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
+import { type Row, refreshApiKeyCache } from "../../auth/api-keys";
+import { apiKeyUsage, apiKeys } from "../../db/schema";
+import { displayPrefix, generateApiKey } from "../../domain/credential-format";
+import type { Database } from "../../env";
+import { sha256Hex } from "../../lib/crypto";
+import { notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { isoNow } from "../../lib/time";
+import type { ApiKey } from "./api-keys.schemas";
+
+/** Days of usage a usage read returns, newest first. */
+const USAGE_DAYS = 90;
+
+export function serializeApiKey(row: Row): z.infer<typeof ApiKey> {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    created_at: row.createdAt,
+    expires_at: row.expiresAt,
+    revoked_at: row.revokedAt,
+    rotated_to: row.rotatedTo,
+    last_used_at: row.lastUsedAt,
+  };
+}
+
+/** A new key row and the key itself, which exists only in the caller's hands from here on. */
+export async function newApiKey(input: { name: string; scopes: string[]; expiresAt: string | null }) {
+  const key = generateApiKey();
+  const row: Row = {
+    id: newId("apiKey"),
+    name: input.name,
+    keyHash: await sha256Hex(key),
+    prefix: displayPrefix(key),
+    scopes: input.scopes,
+    createdAt: isoNow(),
+    expiresAt: input.expiresAt,
+    revokedAt: null,
+    rotatedTo: null,
+    lastUsedAt: null,
+    totalRequests: 0,
+  };
+  return { key, row };
+}
+
+export async function createApiKey(db: Database, input: { name: string; scopes: string[]; expires_at?: string | null }) {
+  const { key, row } = await newApiKey({ ...input, expiresAt: input.expires_at ?? null });
+  await db.insert(apiKeys).values(row);
+  return { ...serializeApiKey(row), key };
+}
+
+export async function listApiKeys(db: Database, after: string | undefined, limit: number) {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(after === undefined ? undefined : gt(apiKeys.id, after))
+    .orderBy(asc(apiKeys.id))
+    .limit(limit + 1);
+  return rows.map(serializeApiKey);
+}
+
+export async function getApiKeyRow(db: Database, id: string) {
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+  if (!row) throw notFound("API key");
+  return row;
+}
+
+/**
+ * Issues a successor with the same name, scopes and expiry; the old key expires after the
+ * grace period (or keeps its earlier expiry). Both writes are one batch.
+ */
+export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, graceSeconds: number) {
+  const old = await getApiKeyRow(db, id);
+  if (old.revokedAt !== null) throw notFound("API key");
+  const { key, row } = await newApiKey({ name: old.name, scopes: old.scopes, expiresAt: old.expiresAt });
+  const graceEnd = new Date(Date.now() + graceSeconds * 1000).toISOString();
+  const oldExpiry = old.expiresAt !== null && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
+  const updated: Row = { ...old, expiresAt: oldExpiry, rotatedTo: row.id };
+  await db.batch([
+    db.insert(apiKeys).values(row),
+    db.update(apiKeys).set({ expiresAt: oldExpiry, rotatedTo: row.id }).where(eq(apiKeys.id, old.id)),
+  ]);
+  await refreshApiKeyCache(kv, updated);
+  return { ...serializeApiKey(row), key };
+}
+
+/** Revokes at once here (the KV copy is overwritten); elsewhere within the cache's staleness bound. */
+export async function revokeApiKey(db: Database, kv: KVNamespace, id: string) {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: isoNow() })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning();
+  if (!row) {
+    await getApiKeyRow(db, id); // 404 if it never existed; revoking twice is a no-op.
+    return;
+  }
+  await refreshApiKeyCache(kv, row);
+}
+
+export async function getUsage(db: Database, id: string) {
+  const [key, days] = await db.batch([
+    db.select().from(apiKeys).where(eq(apiKeys.id, id)),
+    db
+      .select({ date: apiKeyUsage.date, requests: apiKeyUsage.requests, errors: apiKeyUsage.errors })
+      .from(apiKeyUsage)
+      .where(eq(apiKeyUsage.keyId, id))
+      .orderBy(desc(apiKeyUsage.date))
+      .limit(USAGE_DAYS),
+  ]);
+  const row = key[0];
+  if (!row) throw notFound("API key");
+  return { key_id: row.id, total_requests: row.totalRequests, last_used_at: row.lastUsedAt, daily: days };
+}

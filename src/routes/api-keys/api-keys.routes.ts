@@ -1,0 +1,84 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
+import { nextCursorSchema, pageQuery } from "../../lib/pagination";
+import { ApiKey, ApiKeyCreate, ApiKeyRotate, ApiKeyUsage, CreatedApiKey } from "./api-keys.schemas";
+
+const tags = ["API keys"];
+const Params = z.object({ id: idSchema("apiKey") });
+
+export const listApiKeys = createRoute({
+  method: "get",
+  path: "/",
+  tags,
+  ...scoped("admin"),
+  summary: "List API keys (never the keys themselves)",
+  request: { query: z.strictObject(pageQuery("apiKey")) },
+  responses: {
+    200: jsonResponse(z.object({ api_keys: z.array(ApiKey), next_cursor: nextCursorSchema }), "A page of keys."),
+    ...errorResponses(400, ...COMMON_ERRORS),
+  },
+});
+
+export const createApiKey = createRoute({
+  method: "post",
+  path: "/",
+  tags,
+  ...scoped("admin"),
+  summary: "Create an API key; the key is shown once",
+  request: jsonBody(ApiKeyCreate),
+  responses: {
+    201: jsonResponse(CreatedApiKey, "The key, with the secret `key` shown this once."),
+    ...errorResponses(...BODY_ERRORS, ...COMMON_ERRORS),
+  },
+});
+
+export const getApiKey = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags,
+  ...scoped("admin"),
+  summary: "Get an API key's metadata",
+  request: { params: Params },
+  responses: { 200: jsonResponse(ApiKey, "The key's metadata."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const rotateApiKey = createRoute({
+  method: "post",
+  path: "/{id}/rotate",
+  tags,
+  ...scoped("admin"),
+  summary: "Rotate an API key",
+  description:
+    "Creates a successor with the same name, scopes and expiry; the old key keeps working for `grace_seconds` (default 86400), then expires. The body is optional.",
+  request: {
+    params: Params,
+    body: { required: false, content: { "application/json": { schema: ApiKeyRotate } } },
+  },
+  responses: {
+    201: jsonResponse(CreatedApiKey, "The new key, shown this once."),
+    ...errorResponses(...BODY_ERRORS, 404, ...COMMON_ERRORS),
+  },
+});
+
+export const revokeApiKey = createRoute({
+  method: "delete",
+  path: "/{id}",
+  tags,
+  ...scoped("admin"),
+  summary: "Revoke an API key at once",
+  description: "Refused at once on the instance that revokes it; elsewhere within 60 s (KV cache and propagation).",
+  request: { params: Params },
+  responses: { 204: { description: "Revoked." }, ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const getApiKeyUsage = createRoute({
+  method: "get",
+  path: "/{id}/usage",
+  tags,
+  ...scoped("admin"),
+  summary: "Usage of an API key",
+  description: "Total and per-day (UTC, newest first, 90 days) requests and error answers; current within about 2 seconds.",
+  request: { params: Params },
+  responses: { 200: jsonResponse(ApiKeyUsage, "The key's usage."), ...errorResponses(404, ...COMMON_ERRORS) },
+});

@@ -1,0 +1,34 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { ApiError } from "../../lib/errors";
+import { COMMON_ERRORS, authenticated, createRouter, errorResponses, jsonResponse } from "../../lib/openapi";
+
+const Verification = z
+  .object({
+    status: z.literal("success"),
+    message: z.literal("Authentication successful"),
+    credential: z.object({
+      type: z.enum(["api_key", "access_token"]),
+      id: z.string().openapi({ description: "The key's id, or the OAuth client's id for an access token." }),
+      scopes: z.array(z.string()),
+      expires_at: z.string().datetime().nullable(),
+    }),
+  })
+  .openapi("Verification");
+
+export const verify = createRoute({
+  method: "get",
+  path: "/verify",
+  tags: ["Authentication"],
+  ...authenticated,
+  summary: "Check a credential and see what it may do",
+  responses: {
+    200: jsonResponse(Verification, "The credential is valid."),
+    ...errorResponses(...COMMON_ERRORS),
+  },
+});
+
+export const authRouter = createRouter().openapi(verify, (c) => {
+  const credential = c.get("credential");
+  if (!credential) throw new ApiError(401, "unauthorized", "No credential.");
+  return c.json({ status: "success" as const, message: "Authentication successful" as const, credential }, 200);
+});

@@ -1,0 +1,68 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
+import { nextCursorSchema, pageQuery } from "../../lib/pagination";
+import { OAuthClient, OAuthClientCreate, OAuthClientWithSecret } from "./oauth-clients.schemas";
+
+const tags = ["OAuth clients"];
+const Params = z.object({ id: idSchema("oauthClient") });
+
+export const listClients = createRoute({
+  method: "get",
+  path: "/",
+  tags,
+  ...scoped("admin"),
+  summary: "List OAuth clients (never their secrets)",
+  request: { query: z.strictObject(pageQuery("oauthClient")) },
+  responses: {
+    200: jsonResponse(z.object({ oauth_clients: z.array(OAuthClient), next_cursor: nextCursorSchema }), "A page of clients."),
+    ...errorResponses(400, ...COMMON_ERRORS),
+  },
+});
+
+export const createClient = createRoute({
+  method: "post",
+  path: "/",
+  tags,
+  ...scoped("admin"),
+  summary: "Register an OAuth client; the secret is shown once",
+  request: jsonBody(OAuthClientCreate),
+  responses: {
+    201: jsonResponse(OAuthClientWithSecret, "The client, with client_secret shown this once."),
+    ...errorResponses(...BODY_ERRORS, ...COMMON_ERRORS),
+  },
+});
+
+export const getClient = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags,
+  ...scoped("admin"),
+  summary: "Get an OAuth client",
+  request: { params: Params },
+  responses: { 200: jsonResponse(OAuthClient, "The client."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const rotateSecret = createRoute({
+  method: "post",
+  path: "/{id}/rotate-secret",
+  tags,
+  ...scoped("admin"),
+  summary: "Replace a client's secret",
+  description: "The old secret stops working at once; tokens already issued stay valid until they expire.",
+  request: { params: Params },
+  responses: {
+    200: jsonResponse(OAuthClientWithSecret, "The client, with the new secret shown this once."),
+    ...errorResponses(404, ...COMMON_ERRORS),
+  },
+});
+
+export const deleteClient = createRoute({
+  method: "delete",
+  path: "/{id}",
+  tags,
+  ...scoped("admin"),
+  summary: "Delete an OAuth client and revoke its tokens",
+  request: { params: Params },
+  responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
+});
