@@ -36,7 +36,7 @@ CREATE TABLE `question_stats` (
 	`question_id` text NOT NULL,
 	`attempts` integer DEFAULT 0 NOT NULL,
 	`correct_count` integer DEFAULT 0 NOT NULL,
-	`points_earned_sum` real DEFAULT 0 NOT NULL,
+	`points_earned_micro` integer DEFAULT 0 NOT NULL,
 	PRIMARY KEY(`quiz_id`, `question_id`)
 );
 --> statement-breakpoint

@@ -6,10 +6,13 @@ import { createRouter } from "./lib/openapi";
 import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { authenticate } from "./middleware/authenticate";
 import { jsonBodyGuard } from "./middleware/json-body";
+import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
 import { authRouter } from "./routes/auth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
+import { oauthRouter } from "./routes/oauth";
 import { quizzesRouter } from "./routes/quizzes";
+import { submissionsRouter } from "./routes/submissions";
 import { usersRouter } from "./routes/users";
 import { SCOPES } from "./lib/scopes";
 
@@ -17,6 +20,8 @@ import { SCOPES } from "./lib/scopes";
 const v1 = createRouter()
   .route("/quizzes", quizzesRouter)
   .route("/users", usersRouter)
+  .route("/submissions", submissionsRouter)
+  .route("/analytics", analyticsRouter)
   .route("/auth", authRouter)
   .route("/api-keys", apiKeysRouter)
   .route("/oauth-clients", oauthClientsRouter);
@@ -28,6 +33,9 @@ app.use(requestId());
 app.use(async (c, next) => {
   c.set("db", drizzle(c.env.DB, { schema }));
   await next();
+  // The contract's media type names the charset; Hono's c.json leaves it out.
+  if (c.res.headers.get("content-type") === "application/json")
+    c.res.headers.set("content-type", "application/json; charset=utf-8");
 });
 // The one guard of /v1: every route under it needs a credential; routes declare their scope.
 app.use("/v1/*", authenticate());
@@ -35,6 +43,7 @@ app.use("/v1/*", jsonBodyGuard());
 
 const routes = app
   .route("/v1", v1)
+  .route("/", oauthRouter)
   .get("/health", (c) => c.json({ status: "ok" }, 200));
 
 app.doc31("/openapi.json", (c) => ({

@@ -162,7 +162,11 @@ export interface Introspection {
   active: boolean;
   scope?: string;
   client_id?: string;
-  token_type?: "access_token" | "refresh_token";
+  /**
+   * RFC 7662 §2.2: the token type of RFC 6749 §5.1 (the access token's "Bearer"), not the kind of
+   * token; a refresh token has no such type, so its answer leaves the field out.
+   */
+  token_type?: "Bearer";
   exp?: number;
   iat?: number;
 }
@@ -172,13 +176,13 @@ export async function introspect(kv: KVNamespace, clientId: string, token: strin
   const access = await readAccessToken(kv, token);
   if (access) {
     return access.client_id === clientId
-      ? { active: true, scope: access.scopes.join(" "), client_id: access.client_id, token_type: "access_token", exp: access.exp, iat: access.iat }
+      ? { active: true, scope: access.scopes.join(" "), client_id: access.client_id, token_type: "Bearer", exp: access.exp, iat: access.iat }
       : { active: false };
   }
   const live = await liveRefreshToken(kv, token);
   if (!live || live.record.client_id !== clientId) return { active: false };
   const { record, family } = live;
-  return { active: true, scope: family.scopes.join(" "), client_id: record.client_id, token_type: "refresh_token", exp: record.exp, iat: record.iat };
+  return { active: true, scope: family.scopes.join(" "), client_id: record.client_id, exp: record.exp, iat: record.iat };
 }
 
 async function liveRefreshToken(kv: KVNamespace, token: string) {

@@ -119,7 +119,8 @@ export const questionStats = sqliteTable(
     questionId: text("question_id").notNull(),
     attempts: integer("attempts").notNull().default(0),
     correctCount: integer("correct_count").notNull().default(0),
-    pointsEarnedSum: real("points_earned_sum").notNull().default(0),
+    /** Sum of points earned, in integer micro-points (1 point = 1 000 000) so that it never drifts. */
+    pointsEarnedMicro: integer("points_earned_micro").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.quizId, t.questionId] })],
 );

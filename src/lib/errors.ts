@@ -42,6 +42,20 @@ export const conflict = (code: string, detail: string) => new ApiError(409, code
 export const validationFailed = (errors: FieldError[]) =>
   new ApiError(400, "validation_failed", describeFieldErrors(errors), { errors });
 
+/**
+ * The messages of an error and of its causes. Drizzle wraps a failed D1 statement in an error
+ * whose message is the SQL ("Failed query: …") and keeps D1's own message (the constraint that
+ * failed) in `cause`.
+ */
+export function errorChainText(error: unknown): string {
+  const parts: string[] = [];
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    parts.push(String(e));
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join("\n");
+}
+
 export function describeFieldErrors(errors: FieldError[]): string {
   const first = errors[0];
   if (!first) return "The request is invalid.";

@@ -18,7 +18,8 @@ const optionId = z
 
 const points = z
   .number()
-  .positive()
+  // Not just positive: a positive value below one micro-point (1e-13) passes the decimals check below and grades as 0.
+  .min(1e-6, { message: "Points are at least 0.000001." })
   .max(MAX_POINTS)
   .refine((p) => Math.abs(p * 10 ** POINT_DECIMALS - Math.round(p * 10 ** POINT_DECIMALS)) < 1e-6, {
     message: `Points have at most ${POINT_DECIMALS} decimal places.`,

@@ -1,10 +1,12 @@
 import { createRouter } from "../../lib/openapi";
 import * as questionHandlers from "../questions/questions.handlers";
 import * as questionRoutes from "../questions/questions.routes";
+import * as submissionHandlers from "../submissions/submissions.handlers";
+import * as submissionRoutes from "../submissions/submissions.routes";
 import * as handlers from "./quizzes.handlers";
 import * as routes from "./quizzes.routes";
 
-/** `/v1/quizzes`, with the questions nested under each quiz. */
+/** `/v1/quizzes`, with each quiz's questions and submissions nested under it. */
 export const quizzesRouter = createRouter()
   .openapi(routes.listQuizzes, handlers.listQuizzes)
   .openapi(routes.createQuiz, handlers.createQuiz)
@@ -15,4 +17,6 @@ export const quizzesRouter = createRouter()
   .openapi(questionRoutes.createQuestion, questionHandlers.createQuestion)
   .openapi(questionRoutes.getQuestion, questionHandlers.getQuestion)
   .openapi(questionRoutes.updateQuestion, questionHandlers.updateQuestion)
-  .openapi(questionRoutes.deleteQuestion, questionHandlers.deleteQuestion);
+  .openapi(questionRoutes.deleteQuestion, questionHandlers.deleteQuestion)
+  .openapi(submissionRoutes.createSubmission, submissionHandlers.createSubmission)
+  .openapi(submissionRoutes.listQuizSubmissions, submissionHandlers.listQuizSubmissions);

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { users } from "../../db/schema";
 import type { Database } from "../../env";
-import { conflict, notFound } from "../../lib/errors";
+import { conflict, errorChainText, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { User } from "./users.schemas";
@@ -29,7 +29,8 @@ async function guardEmail<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
-    if (String(error).includes("UNIQUE") && String(error).includes("email_normalized")) throw emailTaken();
+    const text = errorChainText(error);
+    if (text.includes("UNIQUE") && text.includes("email_normalized")) throw emailTaken();
     throw error;
   }
 }

@@ -1,0 +1,81 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "../../env";
+import { notFound } from "../../lib/errors";
+
+const MICRO = 1_000_000;
+const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+
+interface QuizStatsRow {
+  quiz_id: string;
+  total_attempts: number | null;
+  unique_users: number | null;
+  mean_score: number | null;
+  m2_score: number | null;
+  min_score: number | null;
+  max_score: number | null;
+  buckets: string | null;
+  questions: string;
+}
+
+/**
+ * One query, whatever the number of submissions: the aggregates kept current by grading, and
+ * the current questions (in order) with theirs.
+ */
+export async function quizAnalytics(db: Database, quizId: string) {
+  const [row] = await db.all<QuizStatsRow>(sql`
+    SELECT q.id AS quiz_id, s.total_attempts, s.unique_users, s.mean_score, s.m2_score, s.min_score, s.max_score, s.buckets,
+      (SELECT json_group_array(json_array(qs.id, coalesce(st.attempts, 0), coalesce(st.correct_count, 0), coalesce(st.points_earned_micro, 0)))
+         FROM (SELECT id FROM questions WHERE quiz_id = q.id ORDER BY position) qs
+         LEFT JOIN question_stats st ON st.quiz_id = q.id AND st.question_id = qs.id) AS questions
+    FROM quizzes q LEFT JOIN quiz_stats s ON s.quiz_id = q.id
+    WHERE q.id = ${quizId}`);
+  if (!row) throw notFound("Quiz");
+  const n = row.total_attempts ?? 0;
+  const buckets = row.buckets ? (JSON.parse(row.buckets) as number[]) : Array<number>(10).fill(0);
+  const questions = JSON.parse(row.questions) as [string, number, number, number][];
+  return {
+    quiz_id: row.quiz_id,
+    total_attempts: n,
+    unique_users: row.unique_users ?? 0,
+    avg_score: n > 0 ? round(row.mean_score ?? 0, 2) : 0,
+    min_score: n > 0 ? row.min_score : null,
+    max_score: n > 0 ? row.max_score : null,
+    stddev_score: n > 0 ? round(Math.sqrt(Math.max(row.m2_score ?? 0, 0) / n), 2) : null,
+    score_distribution: buckets.map((count, i) => ({ from: i * 10, to: (i + 1) * 10, count })),
+    questions: questions.map(([question_id, attempts, correct_count, micro]) => ({
+      question_id,
+      attempts,
+      correct_count,
+      correct_rate: attempts > 0 ? round(correct_count / attempts, 4) : 0,
+      avg_points: attempts > 0 ? round(micro / MICRO / attempts, 6) : 0,
+    })),
+  };
+}
+
+interface UserStatsRow {
+  user_id: string;
+  total_attempts: number | null;
+  quizzes_taken: number | null;
+  mean_score: number | null;
+  min_score: number | null;
+  max_score: number | null;
+  last_graded_at: string | null;
+}
+
+export async function userAnalytics(db: Database, userId: string) {
+  const [row] = await db.all<UserStatsRow>(sql`
+    SELECT u.id AS user_id, s.total_attempts, s.quizzes_taken, s.mean_score, s.min_score, s.max_score, s.last_graded_at
+    FROM users u LEFT JOIN user_stats s ON s.user_id = u.id
+    WHERE u.id = ${userId} AND u.deleted_at IS NULL`);
+  if (!row) throw notFound("User");
+  const n = row.total_attempts ?? 0;
+  return {
+    user_id: row.user_id,
+    quizzes_taken: row.quizzes_taken ?? 0,
+    avg_score: n > 0 ? round(row.mean_score ?? 0, 2) : 0,
+    total_attempts: n,
+    min_score: n > 0 ? row.min_score : null,
+    max_score: n > 0 ? row.max_score : null,
+    last_graded_at: row.last_graded_at,
+  };
+}

@@ -1,0 +1,32 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+import { COMMON_ERRORS, createRouter, errorResponses, jsonResponse, scoped } from "../../lib/openapi";
+import * as queries from "./analytics.queries";
+import { QuizAnalytics, UserAnalytics } from "./analytics.schemas";
+
+const tags = ["Analytics"];
+
+export const getQuizAnalytics = createRoute({
+  method: "get",
+  path: "/quiz/{id}",
+  tags,
+  ...scoped("analytics:read"),
+  summary: "How a quiz performs",
+  description: "Counts graded submissions only. Kept current at grade time: one query, whatever the number of submissions.",
+  request: { params: z.object({ id: idSchema("quiz") }) },
+  responses: { 200: jsonResponse(QuizAnalytics, "The quiz's analytics."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const getUserAnalytics = createRoute({
+  method: "get",
+  path: "/user/{id}",
+  tags,
+  ...scoped("analytics:read"),
+  summary: "How a user performs",
+  request: { params: z.object({ id: idSchema("user") }) },
+  responses: { 200: jsonResponse(UserAnalytics, "The user's analytics."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const analyticsRouter = createRouter()
+  .openapi(getQuizAnalytics, async (c) => c.json(await queries.quizAnalytics(c.var.db, c.req.valid("param").id), 200))
+  .openapi(getUserAnalytics, async (c) => c.json(await queries.userAnalytics(c.var.db, c.req.valid("param").id), 200));

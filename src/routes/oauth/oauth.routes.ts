@@ -1,0 +1,100 @@
+import { createRoute, type z } from "@hono/zod-openapi";
+import { jsonResponse } from "../../lib/openapi";
+import {
+  AuthorizationServerMetadata,
+  IntrospectionResponse,
+  OAuthErrorBody,
+  TokenActionRequest,
+  TokenRequest,
+  TokenResponse,
+} from "./oauth.schemas";
+
+/**
+ * The three POST endpoints are documented from these definitions but served by plain handlers
+ * (see index.ts): their bodies are parsed by hand, because RFC 6749 wants a repeated parameter
+ * refused and every error in its own shape, which the zod validators cannot give.
+ */
+const tags = ["OAuth"];
+
+/** The client authenticates with HTTP Basic, or (no security scheme) with client_id and client_secret in the body. */
+export const CLIENT_SECRET_BASIC = "ClientSecretBasic";
+const clientAuthenticated: Record<string, string[]>[] = [{ [CLIENT_SECRET_BASIC]: [] }, {}];
+
+const formOrJson = (schema: z.ZodType) => ({
+  body: {
+    required: true,
+    content: {
+      "application/x-www-form-urlencoded": { schema },
+      "application/json": { schema },
+    },
+  },
+});
+
+const oauthError = (description: string) => ({
+  description,
+  content: { "application/json": { schema: OAuthErrorBody } },
+});
+
+const noStore = {
+  "Cache-Control": { schema: { type: "string" as const, example: "no-store" } },
+  Pragma: { schema: { type: "string" as const, example: "no-cache" } },
+};
+
+const clientErrors = {
+  400: oauthError("invalid_request: a missing or repeated parameter, or a body that is neither form nor JSON."),
+  401: oauthError("invalid_client: unknown client, wrong secret, or no client authentication (with WWW-Authenticate: Basic)."),
+  413: oauthError("invalid_request: the body is larger than 16 KiB."),
+};
+
+export const token = createRoute({
+  method: "post",
+  path: "/oauth/token",
+  tags,
+  security: clientAuthenticated,
+  summary: "Issue an access token (client_credentials) or rotate a refresh token (refresh_token)",
+  description:
+    "RFC 6749 token endpoint. Parameters as application/x-www-form-urlencoded (or JSON); a parameter sent twice is refused. " +
+    "The refresh token rotates: the previous one stays valid until the new one is first used, and an older one coming back revokes the whole grant.",
+  request: formOrJson(TokenRequest),
+  responses: {
+    200: { ...jsonResponse(TokenResponse, "The tokens."), headers: noStore },
+    ...clientErrors,
+    400: oauthError(
+      "invalid_request, invalid_grant (refresh token unknown, expired, reused or revoked), unsupported_grant_type or invalid_scope.",
+    ),
+  },
+});
+
+export const revoke = createRoute({
+  method: "post",
+  path: "/oauth/revoke",
+  tags,
+  security: clientAuthenticated,
+  summary: "Revoke an access token, or a refresh token and its whole grant (RFC 7009)",
+  request: formOrJson(TokenActionRequest),
+  responses: {
+    200: { description: "Revoked, or nothing to revoke (unknown, expired or another client's token): the answer is the same." },
+    ...clientErrors,
+  },
+});
+
+export const introspect = createRoute({
+  method: "post",
+  path: "/oauth/introspect",
+  tags,
+  security: clientAuthenticated,
+  summary: "Describe a token of the calling client (RFC 7662)",
+  request: formOrJson(TokenActionRequest),
+  responses: {
+    200: { ...jsonResponse(IntrospectionResponse, "The token's state."), headers: noStore },
+    ...clientErrors,
+  },
+});
+
+export const metadata = createRoute({
+  method: "get",
+  path: "/.well-known/oauth-authorization-server",
+  tags,
+  summary: "Authorization server metadata (RFC 8414)",
+  responses: { 200: jsonResponse(AuthorizationServerMetadata, "Where the endpoints are and what they support.") },
+});

@@ -1,0 +1,145 @@
+import { type SQL, asc, eq, inArray, sql } from "drizzle-orm";
+import { questions, quizzes, submissions } from "../../db/schema";
+import { statement } from "../../db/statements";
+import { type AnswerResult, gradeSubmission } from "../../domain/grading";
+import type { Database } from "../../env";
+import { ApiError, notFound } from "../../lib/errors";
+import { isoNow } from "../../lib/time";
+import { type SubmissionRow, gradable } from "./submissions.queries";
+
+/** Rows of question_stats written per statement: 3 bound values each, under D1's 100 per statement. */
+const QUESTION_STATS_CHUNK = 25;
+const MICRO = 1_000_000;
+
+/** The score's bucket of the ten-bucket distribution: [0,10), …, [80,90), [90,100]. */
+export const bucketOf = (score: number) => Math.min(Math.floor(score / 10), 9);
+
+function gradeResponse(row: SubmissionRow) {
+  if (row.status !== "graded" || row.score === null || row.gradedAt === null) throw notGraded();
+  return {
+    submission_id: row.id,
+    score: row.score,
+    feedback: row.feedback,
+    points_earned: row.pointsEarned ?? 0,
+    points_possible: row.pointsPossible ?? 0,
+    status: "graded" as const,
+    graded_at: row.gradedAt,
+  };
+}
+
+const notGraded = () => new ApiError(409, "not_graded", "The submission has not been graded yet.");
+
+/**
+ * Grades a submission exactly once. One D1 read (a batch of three selects) fetches the
+ * submission, its quiz's settings and questions; one atomic D1 batch closes the submission and
+ * updates every aggregate. The batch's first statement claims the submission with a fresh
+ * token only while it is still open; every later statement runs only where that token stands,
+ * so of any number of concurrent graders exactly one changes anything, and analytics count
+ * the submission once. The others, and any later call, answer the stored grade.
+ */
+export async function gradeSubmissionOnce(db: Database, id: string) {
+  const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
+  const [subRows, quizRows, questionRows] = await db.batch([
+    db.select().from(submissions).where(eq(submissions.id, id)),
+    db.select({ settings: quizzes.settings }).from(quizzes).where(inArray(quizzes.id, quizOf)),
+    db.select().from(questions).where(inArray(questions.quizId, quizOf)).orderBy(asc(questions.position)),
+  ]);
+  const submission = subRows[0];
+  const quiz = quizRows[0];
+  if (!submission || !quiz) throw notFound("Submission");
+  if (submission.status === "graded") return gradeResponse(submission);
+
+  const result = gradeSubmission(questionRows.map(gradable), submission.answers, quiz.settings.feedback_bands);
+  const now = isoNow();
+  const token = crypto.randomUUID();
+  const won = sql`EXISTS (SELECT 1 FROM submissions WHERE id = ${id} AND grade_token = ${token})`;
+  const x = result.score;
+  const bucket = `$[${bucketOf(x)}]`;
+  const { quizId, userId } = submission;
+  const firstAttemptOfUser = sql`(SELECT CASE WHEN attempts = 1 THEN 1 ELSE 0 END FROM quiz_user_stats WHERE quiz_id = ${quizId} AND user_id = ${userId})`;
+
+  const statements = [
+    sql`
+      UPDATE submissions SET status = 'graded', score = ${x}, points_earned = ${result.points_earned},
+        points_possible = ${result.points_possible}, feedback = ${result.feedback},
+        results = ${JSON.stringify(result.answers)}, grade_token = ${token}, graded_at = ${now}, updated_at = ${now}
+      WHERE id = ${id} AND status = 'open'`,
+    sql`
+      INSERT INTO quiz_user_stats (quiz_id, user_id, attempts) SELECT ${quizId}, ${userId}, 1 WHERE ${won}
+      ON CONFLICT (quiz_id, user_id) DO UPDATE SET attempts = attempts + 1`,
+    // Welford's update of mean and M2: stable at any count, unlike sum and sum of squares.
+    sql`
+      INSERT INTO quiz_stats (quiz_id, total_attempts, unique_users, mean_score, m2_score, min_score, max_score, buckets)
+      SELECT ${quizId}, 1, 1, ${x}, 0, ${x}, ${x}, json_set('[0,0,0,0,0,0,0,0,0,0]', ${bucket}, 1) WHERE ${won}
+      ON CONFLICT (quiz_id) DO UPDATE SET
+        total_attempts = total_attempts + 1,
+        unique_users = unique_users + ${firstAttemptOfUser},
+        mean_score = mean_score + (${x} - mean_score) / (total_attempts + 1),
+        m2_score = m2_score + (${x} - mean_score) * (${x} - (mean_score + (${x} - mean_score) / (total_attempts + 1))),
+        min_score = min(min_score, ${x}),
+        max_score = max(max_score, ${x}),
+        buckets = json_set(buckets, ${bucket}, json_extract(buckets, ${bucket}) + 1)`,
+    sql`
+      INSERT INTO user_stats (user_id, total_attempts, quizzes_taken, mean_score, min_score, max_score, last_graded_at)
+      SELECT ${userId}, 1, 1, ${x}, ${x}, ${x}, ${now} WHERE ${won}
+      ON CONFLICT (user_id) DO UPDATE SET
+        total_attempts = total_attempts + 1,
+        quizzes_taken = quizzes_taken + ${firstAttemptOfUser},
+        mean_score = mean_score + (${x} - mean_score) / (total_attempts + 1),
+        min_score = min(min_score, ${x}),
+        max_score = max(max_score, ${x}),
+        last_graded_at = max(coalesce(last_graded_at, ''), ${now})`,
+    ...questionStatsStatements(quizId, result.answers, won),
+  ];
+  const outcome = await db.$client.batch(statements.map((s) => statement(db, s)));
+  const claimed = outcome[0]?.meta.changes === 1;
+  if (claimed) {
+    return {
+      submission_id: id,
+      score: x,
+      feedback: result.feedback,
+      points_earned: result.points_earned,
+      points_possible: result.points_possible,
+      status: "graded" as const,
+      graded_at: now,
+    };
+  }
+  // Another call graded it between our read and our write: answer what it stored.
+  const [stored] = await db.select().from(submissions).where(eq(submissions.id, id));
+  if (!stored) throw notFound("Submission");
+  return gradeResponse(stored);
+}
+
+function questionStatsStatements(quizId: string, answers: AnswerResult[], won: SQL): SQL[] {
+  const statements: SQL[] = [];
+  for (let i = 0; i < answers.length; i += QUESTION_STATS_CHUNK) {
+    const rows = answers
+      .slice(i, i + QUESTION_STATS_CHUNK)
+      .map((a) => sql`(${a.question_id}, ${a.correct ? 1 : 0}, ${Math.round(a.points_earned * MICRO)})`);
+    statements.push(
+      sql`
+        INSERT INTO question_stats (quiz_id, question_id, attempts, correct_count, points_earned_micro)
+        SELECT ${quizId}, column1, 1, column2, column3 FROM (VALUES ${sql.join(rows, sql`, `)}) WHERE ${won}
+        ON CONFLICT (quiz_id, question_id) DO UPDATE SET
+          attempts = attempts + 1,
+          correct_count = correct_count + excluded.correct_count,
+          points_earned_micro = points_earned_micro + excluded.points_earned_micro`,
+    );
+  }
+  return statements;
+}
+
+/** The graded submission with per-answer detail; the key only where the quiz shows it. */
+export async function getResults(db: Database, id: string) {
+  const [row] = await db
+    .select({ submission: submissions, settings: quizzes.settings })
+    .from(submissions)
+    .innerJoin(quizzes, eq(quizzes.id, submissions.quizId))
+    .where(eq(submissions.id, id));
+  if (!row) throw notFound("Submission");
+  const { submission, settings } = row;
+  const answers = ((submission.results ?? []) as AnswerResult[]).map(({ correct_answer, ...answer }) =>
+    settings.show_correct_answers ? { ...answer, correct_answer } : answer,
+  );
+  return { ...gradeResponse(submission), quiz_id: submission.quizId, user_id: submission.userId, answers };
+}

@@ -1,0 +1,164 @@
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { questions, quizzes, submissions, users } from "../../db/schema";
+import { type GradableQuestion, isResponseValidFor } from "../../domain/grading";
+import type { Database } from "../../env";
+import { ApiError, type FieldError, conflict, notFound, validationFailed } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { isoNow } from "../../lib/time";
+import type { QuestionRow } from "../questions/questions.queries";
+
+export type SubmissionRow = typeof submissions.$inferSelect;
+type Answer = { question_id: string; response: unknown };
+
+export function serializeSubmission(row: SubmissionRow) {
+  return {
+    id: row.id,
+    quiz_id: row.quizId,
+    user_id: row.userId,
+    attempt: row.attempt,
+    status: row.status,
+    answers: row.answers,
+    score: row.score,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    graded_at: row.gradedAt,
+  };
+}
+
+/** A stored question in the grading engine's terms. */
+export function gradable(row: QuestionRow): GradableQuestion {
+  return {
+    id: row.id,
+    type: row.type,
+    points: row.points,
+    feedback: row.feedback,
+    explanation: row.explanation,
+    ...row.definition,
+  } as GradableQuestion;
+}
+
+/** Each answer must name a question of the quiz, once, with a response of that question's type. */
+function checkAnswers(answers: Answer[], quizQuestions: QuestionRow[]): void {
+  const byId = new Map(quizQuestions.map((q) => [q.id, gradable(q)]));
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  answers.forEach(({ question_id, response }, i) => {
+    const question = byId.get(question_id);
+    if (!question) errors.push({ path: `answers[${i}].question_id`, message: "Not a question of this quiz." });
+    else if (seen.has(question_id))
+      errors.push({ path: `answers[${i}].question_id`, message: "The question is answered twice." });
+    else if (!isResponseValidFor(question, response))
+      errors.push({ path: `answers[${i}].response`, message: `Not a valid response to a ${question.type} question.` });
+    seen.add(question_id);
+  });
+  if (errors.length > 0) throw validationFailed(errors);
+}
+
+export async function createSubmission(db: Database, quizId: string, input: { user_id: string; answers: Answer[] }) {
+  const [quizRows, questionRows, userRows] = await db.batch([
+    db.select({ settings: quizzes.settings }).from(quizzes).where(eq(quizzes.id, quizId)),
+    db.select().from(questions).where(eq(questions.quizId, quizId)),
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, input.user_id), isNull(users.deletedAt))),
+  ]);
+  const quiz = quizRows[0];
+  if (!quiz) throw notFound("Quiz");
+  if (userRows.length === 0) throw validationFailed([{ path: "user_id", message: "No such user." }]);
+  checkAnswers(input.answers, questionRows);
+
+  const now = isoNow();
+  const id = newId("submission");
+  const maxAttempts = quiz.settings.max_attempts;
+  // One statement numbers the attempt and enforces max_attempts, so concurrent submissions by
+  // one user cannot both take the last attempt (the unique index backs this up).
+  const inserted = await db.all<{ attempt: number }>(sql`
+    INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, created_at, updated_at)
+    SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)}, ${now}, ${now}
+    FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${input.user_id}
+    HAVING ${maxAttempts} IS NULL OR count(*) < ${maxAttempts}
+    RETURNING attempt`);
+  const attempt = inserted[0]?.attempt;
+  if (attempt === undefined)
+    throw conflict("attempt_limit_reached", `The user has used all ${maxAttempts} attempts at this quiz.`);
+  const row: SubmissionRow = {
+    id,
+    quizId,
+    userId: input.user_id,
+    attempt,
+    status: "open",
+    answers: input.answers,
+    score: null,
+    pointsEarned: null,
+    pointsPossible: null,
+    feedback: null,
+    results: null,
+    gradeToken: null,
+    createdAt: now,
+    updatedAt: now,
+    gradedAt: null,
+  };
+  return serializeSubmission(row);
+}
+
+export async function getSubmissionRow(db: Database, id: string) {
+  const [row] = await db.select().from(submissions).where(eq(submissions.id, id));
+  if (!row) throw notFound("Submission");
+  return row;
+}
+
+const gradedConflict = () => new ApiError(409, "submission_graded", "The submission is graded; its answers are final.");
+
+export async function replaceAnswers(db: Database, id: string, answers: Answer[]) {
+  const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
+  const [subRows, questionRows] = await db.batch([
+    db.select().from(submissions).where(eq(submissions.id, id)),
+    db.select().from(questions).where(inArray(questions.quizId, quizOf)),
+  ]);
+  const current = subRows[0];
+  if (!current) throw notFound("Submission");
+  if (current.status !== "open") throw gradedConflict();
+  checkAnswers(answers, questionRows);
+  const [row] = await db
+    .update(submissions)
+    .set({ answers, updatedAt: isoNow() })
+    .where(and(eq(submissions.id, id), eq(submissions.status, "open")))
+    .returning();
+  if (!row) throw gradedConflict();
+  return serializeSubmission(row);
+}
+
+/** Submissions of one quiz or one user, oldest first; 404 when the quiz or user does not exist. */
+export async function listSubmissions(
+  db: Database,
+  owner: { quizId: string } | { userId: string },
+  filter: { after?: string; status?: "open" | "graded" },
+  limit: number,
+) {
+  const ownerCondition =
+    "quizId" in owner ? eq(submissions.quizId, owner.quizId) : eq(submissions.userId, owner.userId);
+  const rows = await db
+    .select()
+    .from(submissions)
+    .where(
+      and(
+        ownerCondition,
+        filter.after === undefined ? undefined : gt(submissions.id, filter.after),
+        filter.status === undefined ? undefined : eq(submissions.status, filter.status),
+      ),
+    )
+    .orderBy(asc(submissions.id))
+    .limit(limit + 1);
+  if (rows.length === 0) {
+    const exists =
+      "quizId" in owner
+        ? await db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, owner.quizId))
+        : await db
+            .select({ id: users.id })
+            .from(users)
+            .where(and(eq(users.id, owner.userId), isNull(users.deletedAt)));
+    if (exists.length === 0) throw notFound("quizId" in owner ? "Quiz" : "User");
+  }
+  return rows.map(serializeSubmission);
+}

@@ -1,0 +1,93 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
+import { nextCursorSchema } from "../../lib/pagination";
+import { AnswersPut, GradeResult, Results, Submission, SubmissionCreate, SubmissionListQuery } from "./submissions.schemas";
+
+const tags = ["Submissions"];
+const Params = z.object({ id: idSchema("submission") });
+const SubmissionPage = z.object({ submissions: z.array(Submission), next_cursor: nextCursorSchema });
+
+/** Mounted under /v1/quizzes. */
+export const createSubmission = createRoute({
+  method: "post",
+  path: "/{id}/submissions",
+  tags,
+  ...scoped("submissions:write"),
+  summary: "Start a submission to a quiz, optionally with answers",
+  description:
+    "Each answer must name a question of the quiz once, with a response of that question's type. More attempts than the quiz's max_attempts → 409 attempt_limit_reached.",
+  request: { params: z.object({ id: idSchema("quiz") }), ...jsonBody(SubmissionCreate) },
+  responses: {
+    201: jsonResponse(Submission, "The open submission; Location names it."),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
+  },
+});
+
+/** Mounted under /v1/quizzes. */
+export const listQuizSubmissions = createRoute({
+  method: "get",
+  path: "/{id}/submissions",
+  tags,
+  ...scoped("submissions:read"),
+  summary: "List a quiz's submissions, oldest first",
+  request: { params: z.object({ id: idSchema("quiz") }), query: SubmissionListQuery },
+  responses: { 200: jsonResponse(SubmissionPage, "A page of submissions."), ...errorResponses(400, 404, ...COMMON_ERRORS) },
+});
+
+/** Mounted under /v1/users. */
+export const listUserSubmissions = createRoute({
+  method: "get",
+  path: "/{id}/submissions",
+  tags,
+  ...scoped("submissions:read"),
+  summary: "List a user's submissions, oldest first",
+  request: { params: z.object({ id: idSchema("user") }), query: SubmissionListQuery },
+  responses: { 200: jsonResponse(SubmissionPage, "A page of submissions."), ...errorResponses(400, 404, ...COMMON_ERRORS) },
+});
+
+export const getSubmission = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags,
+  ...scoped("submissions:read"),
+  summary: "Get a submission",
+  request: { params: Params },
+  responses: { 200: jsonResponse(Submission, "The submission."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const replaceAnswers = createRoute({
+  method: "put",
+  path: "/{id}/answers",
+  tags,
+  ...scoped("submissions:write"),
+  summary: "Replace a submission's answers while it is open",
+  request: { params: Params, ...jsonBody(AnswersPut) },
+  responses: {
+    200: jsonResponse(Submission, "The submission with its new answers."),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
+  },
+});
+
+export const gradeSubmission = createRoute({
+  method: "post",
+  path: "/{id}/grade",
+  tags,
+  ...scoped("submissions:write"),
+  summary: "Close and grade a submission (idempotent)",
+  description:
+    "No body. Grades against the quiz's questions as they are now; unanswered questions earn 0. A second call, or any number of concurrent calls, returns the same result and counts once in analytics.",
+  request: { params: Params },
+  responses: { 200: jsonResponse(GradeResult, "The grade."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const getResults = createRoute({
+  method: "get",
+  path: "/{id}/results",
+  tags,
+  ...scoped("submissions:read"),
+  summary: "A graded submission's results, answer by answer",
+  description: "correct_answer appears when the quiz's settings.show_correct_answers is on. Before grading → 409 not_graded.",
+  request: { params: Params },
+  responses: { 200: jsonResponse(Results, "The results."), ...errorResponses(404, 409, ...COMMON_ERRORS) },
+});

@@ -1,0 +1,82 @@
+import { z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+import { pageQuery } from "../../lib/pagination";
+import { MAX_QUESTIONS_PER_QUIZ, QUESTION_TYPES } from "../questions/questions.schemas";
+
+const Response = z
+  .unknown()
+  .openapi({
+    description:
+      "single_choice: an option id; multiple_choice: an array of option ids; true_false: a boolean; short_text: a string; numeric: a number.",
+    example: "a",
+  });
+
+export const AnswerInput = z
+  .strictObject({ question_id: idSchema("question"), response: Response })
+  .openapi("AnswerInput");
+
+const answers = z
+  .array(AnswerInput)
+  .max(MAX_QUESTIONS_PER_QUIZ)
+  .openapi({ description: "At most one answer per question; questions left out are unanswered and earn 0." });
+
+export const SubmissionCreate = z
+  .strictObject({ user_id: idSchema("user"), answers: answers.default([]) })
+  .openapi("SubmissionCreate");
+
+export const AnswersPut = z.strictObject({ answers }).openapi("AnswersPut");
+
+export const SubmissionListQuery = z.strictObject({
+  ...pageQuery("submission"),
+  status: z.enum(["open", "graded"]).optional(),
+});
+
+export const Submission = z
+  .object({
+    id: idSchema("submission"),
+    quiz_id: idSchema("quiz"),
+    user_id: idSchema("user"),
+    attempt: z.number().int().openapi({ description: "1 for the user's first submission to this quiz, and so on." }),
+    status: z.enum(["open", "graded"]),
+    answers: z.array(z.object({ question_id: z.string(), response: Response })),
+    score: z.number().nullable().openapi({ description: "Percentage 0–100 once graded, else null." }),
+    created_at: z.string().datetime(),
+    updated_at: z.string().datetime(),
+    graded_at: z.string().datetime().nullable(),
+  })
+  .openapi("Submission");
+
+export const GradeResult = z
+  .object({
+    submission_id: idSchema("submission"),
+    score: z.number().openapi({ description: "Percentage 0–100, rounded to 2 decimals.", example: 87.5 }),
+    feedback: z.string().nullable().openapi({ description: "The quiz's feedback band for this score." }),
+    points_earned: z.number(),
+    points_possible: z.number(),
+    status: z.literal("graded"),
+    graded_at: z.string().datetime(),
+  })
+  .openapi("GradeResult");
+
+export const AnswerResult = z
+  .object({
+    question_id: z.string(),
+    type: z.enum(QUESTION_TYPES),
+    response: Response.nullable(),
+    correct: z.boolean(),
+    points_earned: z.number(),
+    points_possible: z.number(),
+    feedback: z.string().nullable(),
+    explanation: z.string().nullable(),
+    correct_answer: z
+      .unknown()
+      .optional()
+      .openapi({ description: "The key, when the quiz's settings.show_correct_answers is on." }),
+  })
+  .openapi("AnswerResult");
+
+export const Results = GradeResult.extend({
+  quiz_id: idSchema("quiz"),
+  user_id: idSchema("user"),
+  answers: z.array(AnswerResult),
+}).openapi("Results");
