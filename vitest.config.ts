@@ -8,7 +8,16 @@ export default defineConfig(async () => {
       cloudflareTest({
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            // Suites make thousands of requests with one credential; the limiter's own tests
+            // pass small limits per request (app.fetch with an env override).
+            RATE_LIMIT_REQUESTS: "1000000",
+            ANONYMOUS_RATE_LIMIT_REQUESTS: "1000000",
+            TOKEN_RATE_LIMIT_REQUESTS: "1000000",
+          },
+        },
       }),
     ],
     test: {

@@ -2,9 +2,11 @@ import { swaggerUI } from "@hono/swagger-ui";
 import { drizzle } from "drizzle-orm/d1";
 import { requestId } from "hono/request-id";
 import * as schema from "./db/schema";
-import { createRouter } from "./lib/openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter, jsonResponse } from "./lib/openapi";
 import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
-import { authenticate } from "./middleware/authenticate";
+import { authenticate, requireCredential } from "./middleware/authenticate";
+import { rateLimit, rateLimitTokenEndpoint } from "./middleware/rate-limit";
 import { jsonBodyGuard } from "./middleware/json-body";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
@@ -37,14 +39,26 @@ app.use(async (c, next) => {
   if (c.res.headers.get("content-type") === "application/json")
     c.res.headers.set("content-type", "application/json; charset=utf-8");
 });
-// The one guard of /v1: every route under it needs a credential; routes declare their scope.
+// The one guard of /v1: identify the caller, count it (by credential, else by IP), and refuse
+// it without a valid credential. Routes declare the scope they need beside their definition.
 app.use("/v1/*", authenticate());
+app.use("/v1/*", rateLimit());
+app.use("/v1/*", requireCredential());
+app.use("/oauth/token", rateLimitTokenEndpoint());
 app.use("/v1/*", jsonBodyGuard());
+
+const health = createRoute({
+  method: "get",
+  path: "/health",
+  tags: ["Service"],
+  summary: "Liveness",
+  responses: { 200: jsonResponse(z.object({ status: z.literal("ok") }), "The service is up.") },
+});
 
 const routes = app
   .route("/v1", v1)
   .route("/", oauthRouter)
-  .get("/health", (c) => c.json({ status: "ok" }, 200));
+  .openapi(health, (c) => c.json({ status: "ok" as const }, 200));
 
 app.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",

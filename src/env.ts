@@ -1,5 +1,6 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema";
+import type { ApiError } from "./lib/errors";
 
 /** drizzle over D1; `$client` is the D1 binding itself, for batches of raw statements. */
 export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database };
@@ -19,5 +20,7 @@ export interface AppEnv {
     db: Database;
     requestId: string;
     credential?: Credential;
+    /** Why a /v1 request has no credential, until requireCredential answers with it. */
+    authFailure?: ApiError;
   };
 }

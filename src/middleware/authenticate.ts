@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { lookupApiKey } from "../auth/api-keys";
 import { readAccessToken } from "../auth/oauth-tokens";
 import { recordUsage } from "../auth/usage";
@@ -36,43 +36,58 @@ function presented(headers: { apiKey?: string; authorization?: string }): { valu
   return undefined;
 }
 
+/** The caller's credential, or the ApiError that says why there is none. */
+async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
+  try {
+    const given = presented({ apiKey: c.req.header("x-api-key"), authorization: c.req.header("authorization") });
+    if (!given) return missing();
+    if (given.value.startsWith(ACCESS_TOKEN_PREFIX)) {
+      if (given.via === "x-api-key") return invalid("X-API-Key carries API keys only; send access tokens as Authorization: Bearer.");
+      const token = await readAccessToken(c.env.KV, given.value);
+      if (!token) return invalid("The access token is invalid, expired or revoked.");
+      return { type: "access_token", id: token.client_id, scopes: token.scopes, expires_at: new Date(token.exp * 1000).toISOString() };
+    }
+    // The checksum refuses mistyped and made-up keys before any lookup.
+    if (!given.value.startsWith(API_KEY_PREFIX) || !isWellFormedApiKey(given.value))
+      return invalid("The credential is not a well-formed API key or access token.");
+    const key = await lookupApiKey(c.env.KV, c.var.db, given.value, (p) => c.executionCtx.waitUntil(p));
+    if (!key || key.revoked) return invalid("The API key is unknown or revoked.");
+    if (key.expires_at !== null && key.expires_at <= new Date().toISOString()) return invalid("The API key has expired.");
+    return { type: "api_key", id: key.id, scopes: key.scopes, expires_at: key.expires_at };
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+}
+
 /**
- * Guards all of /v1: finds the caller's credential and sets `c.var.credential`. An API key costs
- * one KV read when warm; an access token one KV read. Scopes are checked per route (requireScope).
+ * The first step of the /v1 guard: finds the caller's credential (an API key costs one KV read
+ * when warm, an access token one KV read) and sets `c.var.credential`, or remembers why there
+ * is none, so that the rate limiter can count the caller by credential or by IP before
+ * `requireCredential` refuses it. Also counts each API key's use (written behind, see usage.ts).
  */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const given = presented({ apiKey: c.req.header("x-api-key"), authorization: c.req.header("authorization") });
-    if (!given) throw missing();
-    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
-    const now = new Date().toISOString();
-    let credential: Credential;
-
-    if (given.value.startsWith(ACCESS_TOKEN_PREFIX)) {
-      if (given.via === "x-api-key") throw invalid("X-API-Key carries API keys only; send access tokens as Authorization: Bearer.");
-      const token = await readAccessToken(c.env.KV, given.value);
-      if (!token) throw invalid("The access token is invalid, expired or revoked.");
-      credential = {
-        type: "access_token",
-        id: token.client_id,
-        scopes: token.scopes,
-        expires_at: new Date(token.exp * 1000).toISOString(),
-      };
-    } else {
-      if (!given.value.startsWith(API_KEY_PREFIX) || !isWellFormedApiKey(given.value))
-        throw invalid("The credential is not a well-formed API key or access token.");
-      const key = await lookupApiKey(c.env.KV, c.var.db, given.value, waitUntil);
-      if (!key || key.revoked) throw invalid("The API key is unknown or revoked.");
-      if (key.expires_at !== null && key.expires_at <= now) throw invalid("The API key has expired.");
-      credential = { type: "api_key", id: key.id, scopes: key.scopes, expires_at: key.expires_at };
+    const outcome = await identify(c);
+    if (outcome instanceof ApiError) {
+      c.set("authFailure", outcome);
+      return next();
     }
-
-    c.set("credential", credential);
+    c.set("credential", outcome);
     try {
       await next();
     } finally {
-      if (credential.type === "api_key") recordUsage(c.var.db, credential.id, c.res.status >= 400, waitUntil);
+      if (outcome.type === "api_key")
+        recordUsage(c.var.db, outcome.id, c.res.status >= 400, (p) => c.executionCtx.waitUntil(p));
     }
+  };
+}
+
+/** The last step of the /v1 guard: no credential, no entry (401, or 400 for conflicting headers). */
+export function requireCredential(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.get("credential")) throw c.get("authFailure") ?? missing();
+    await next();
   };
 }
 

@@ -18,15 +18,23 @@ interface QuizStatsRow {
 }
 
 /**
- * One query, whatever the number of submissions: the aggregates kept current by grading, and
- * the current questions (in order) with theirs.
+ * One query, whatever the number of submissions: the aggregates kept current by grading, the
+ * current questions (in order) with theirs, then questions deleted since they were graded (by
+ * id, i.e. creation order): graded results keep them, so the analytics do too.
  */
 export async function quizAnalytics(db: Database, quizId: string) {
   const [row] = await db.all<QuizStatsRow>(sql`
     SELECT q.id AS quiz_id, s.total_attempts, s.unique_users, s.mean_score, s.m2_score, s.min_score, s.max_score, s.buckets,
-      (SELECT json_group_array(json_array(qs.id, coalesce(st.attempts, 0), coalesce(st.correct_count, 0), coalesce(st.points_earned_micro, 0)))
-         FROM (SELECT id FROM questions WHERE quiz_id = q.id ORDER BY position) qs
-         LEFT JOIN question_stats st ON st.quiz_id = q.id AND st.question_id = qs.id) AS questions
+      (SELECT json_group_array(json_array(id, attempts, correct_count, micro)) FROM (
+         SELECT qs.id, coalesce(st.attempts, 0) AS attempts, coalesce(st.correct_count, 0) AS correct_count,
+           coalesce(st.points_earned_micro, 0) AS micro, 0 AS deleted, qs.position
+         FROM questions qs LEFT JOIN question_stats st ON st.quiz_id = qs.quiz_id AND st.question_id = qs.id
+         WHERE qs.quiz_id = ${quizId}
+         UNION ALL
+         SELECT st.question_id, st.attempts, st.correct_count, st.points_earned_micro, 1, 0
+         FROM question_stats st
+         WHERE st.quiz_id = ${quizId} AND NOT EXISTS (SELECT 1 FROM questions x WHERE x.id = st.question_id)
+         ORDER BY deleted, position, id)) AS questions
     FROM quizzes q LEFT JOIN quiz_stats s ON s.quiz_id = q.id
     WHERE q.id = ${quizId}`);
   if (!row) throw notFound("Quiz");

@@ -16,9 +16,12 @@ export const ApiKeyCreate = z
   .strictObject({
     name: z.string().trim().min(1).max(200).openapi({ example: "grading service" }),
     scopes: ScopeList,
+    // abort: a malformed timestamp gets one error, not a second "in the future" one. Stored
+    // normalised (milliseconds, Z) so that it reads like every other timestamp and compares as text.
     expires_at: z.iso
-      .datetime()
+      .datetime({ abort: true })
       .refine((at) => Date.parse(at) > Date.now(), { message: "expires_at must be in the future." })
+      .overwrite((at) => new Date(at).toISOString())
       .nullable()
       .optional(),
   })

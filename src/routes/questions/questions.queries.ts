@@ -1,8 +1,8 @@
-import { and, asc, count, eq, gt, gte, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, ne, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { questions, quizzes } from "../../db/schema";
 import type { Database } from "../../env";
-import { conflict, notFound, validationFailed } from "../../lib/errors";
+import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import { fieldErrors } from "../../lib/validation";
@@ -101,24 +101,46 @@ export async function getQuestion(db: Database, quizId: string, questionId: stri
 const touchQuiz = (db: Database, quizId: string, now: string) =>
   db.update(quizzes).set({ updatedAt: now }).where(eq(quizzes.id, quizId));
 
+/*
+ * Positions (and the question limit) are computed by SQL inside each batch, from what is stored
+ * when the batch runs: numbers read before it would let concurrent requests collide, leaving
+ * gaps or duplicate positions, or pass the limit.
+ */
+const questionTotal = (quizId: string) => sql`(SELECT count(*) FROM questions AS q WHERE q.quiz_id = ${quizId})`;
+/** A question's stored position (null once it is gone). */
+const storedPosition = (questionId: string) => sql`(SELECT q.position FROM questions AS q WHERE q.id = ${questionId})`;
+const limitReached = () =>
+  conflict("question_limit_reached", `A quiz holds at most ${MAX_QUESTIONS_PER_QUIZ} questions.`);
+
 /** Adds a question at `position` (default: last); the questions at and after it move down one. */
 export async function createQuestion(db: Database, quizId: string, input: QuestionInput & { position?: number }) {
   await requireQuiz(db, quizId);
-  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(questions).where(eq(questions.quizId, quizId));
-  if (total >= MAX_QUESTIONS_PER_QUIZ)
-    throw conflict("question_limit_reached", `A quiz holds at most ${MAX_QUESTIONS_PER_QUIZ} questions.`);
   const now = isoNow();
-  const position = Math.min(input.position ?? total + 1, total + 1);
-  const row = questionRow(quizId, input, position, now);
-  await db.batch([
-    db
-      .update(questions)
-      .set({ position: sql`${questions.position} + 1` })
-      .where(and(eq(questions.quizId, quizId), gte(questions.position, position))),
-    db.insert(questions).values(row),
-    touchQuiz(db, quizId, now),
-  ]);
-  return row;
+  const row = questionRow(quizId, input, 0, now);
+  const total = questionTotal(quizId);
+  // NULL when the quiz is full: the NOT NULL constraint then fails the batch, which rolls back whole.
+  const position = sql<number>`CASE WHEN ${total} < ${MAX_QUESTIONS_PER_QUIZ} THEN min(${input.position ?? MAX_QUESTIONS_PER_QUIZ + 1}, ${total} + 1) END`;
+  const insert = db.insert(questions).values({ ...row, position }).returning({ position: questions.position });
+  const statements: Batch = [insert, touchQuiz(db, quizId, now)];
+  if (input.position !== undefined)
+    statements.unshift(
+      db
+        .update(questions)
+        .set({ position: sql`${questions.position} + 1` })
+        .where(and(eq(questions.quizId, quizId), gte(questions.position, input.position))),
+    );
+  let results: unknown[];
+  try {
+    results = await db.batch(statements);
+  } catch (error) {
+    const text = errorChainText(error);
+    if (text.includes("NOT NULL constraint failed: questions.position")) throw limitReached();
+    if (text.includes("FOREIGN KEY")) throw notFound("Quiz"); // deleted since requireQuiz
+    throw error;
+  }
+  const [inserted] = results[input.position === undefined ? 0 : 1] as { position: number }[];
+  if (!inserted) throw limitReached();
+  return { ...row, position: inserted.position };
 }
 
 export async function updateQuestion(
@@ -137,44 +159,46 @@ export async function updateQuestion(
   const parsed = QuestionInput.safeParse(merged);
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
 
-  const from = current.position;
-  let target = from;
-  if (requested !== undefined && requested !== from) {
-    const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(questions).where(eq(questions.quizId, quizId));
-    target = Math.min(requested, total);
-  }
   const now = isoNow();
-  const next = { ...questionRow(quizId, parsed.data, target, now), id: current.id, createdAt: current.createdAt };
-  const statements: Batch = [db.update(questions).set(next).where(eq(questions.id, current.id))];
-  // Close the gap the question leaves and open one where it goes, before it is written there.
-  if (target < from)
-    statements.unshift(
+  // The id, creation time and (unless moved) position stay as stored.
+  const { id: _id, createdAt: _createdAt, position: _position, ...changes } = questionRow(quizId, parsed.data, 0, now);
+  const statements: BatchItem<"sqlite">[] = [];
+  let write = db.update(questions).set(changes).where(eq(questions.id, current.id)).returning();
+  if (requested !== undefined) {
+    const from = storedPosition(current.id);
+    const to = sql<number>`min(${requested}, ${questionTotal(quizId)})`;
+    // Close the gap the question leaves and open one where it goes, before it is written there.
+    statements.push(
       db
         .update(questions)
-        .set({ position: sql`${questions.position} + 1` })
-        .where(and(eq(questions.quizId, quizId), gte(questions.position, target), lte(questions.position, from - 1))),
+        .set({
+          position: sql`${questions.position} + CASE
+            WHEN ${questions.position} >= ${to} AND ${questions.position} < ${from} THEN 1
+            WHEN ${questions.position} > ${from} AND ${questions.position} <= ${to} THEN -1
+            ELSE 0 END`,
+        })
+        .where(and(eq(questions.quizId, quizId), ne(questions.id, current.id))),
     );
-  if (target > from)
-    statements.unshift(
-      db
-        .update(questions)
-        .set({ position: sql`${questions.position} - 1` })
-        .where(and(eq(questions.quizId, quizId), gte(questions.position, from + 1), lte(questions.position, target))),
-    );
-  statements.push(touchQuiz(db, quizId, now));
-  await db.batch(statements);
-  return next;
+    write = db.update(questions).set({ ...changes, position: to }).where(eq(questions.id, current.id)).returning();
+  }
+  statements.push(write, touchQuiz(db, quizId, now));
+  const results = await db.batch(statements as Batch);
+  const [row] = results[statements.indexOf(write)] as QuestionRow[];
+  if (!row) throw notFound("Question");
+  return row;
 }
 
 export async function deleteQuestion(db: Database, quizId: string, questionId: string) {
   const current = await getQuestion(db, quizId, questionId);
   const now = isoNow();
-  await db.batch([
-    db.delete(questions).where(eq(questions.id, current.id)),
+  const [, deleted] = await db.batch([
+    // Runs first, so the subquery still finds the question's stored position.
     db
       .update(questions)
       .set({ position: sql`${questions.position} - 1` })
-      .where(and(eq(questions.quizId, quizId), gt(questions.position, current.position))),
+      .where(and(eq(questions.quizId, quizId), gt(questions.position, storedPosition(current.id)))),
+    db.delete(questions).where(eq(questions.id, current.id)).returning({ id: questions.id }),
     touchQuiz(db, quizId, now),
   ]);
+  if (deleted.length === 0) throw notFound("Question");
 }

@@ -129,7 +129,11 @@ export async function replaceAnswers(db: Database, id: string, answers: Answer[]
   return serializeSubmission(row);
 }
 
-/** Submissions of one quiz or one user, oldest first; 404 when the quiz or user does not exist. */
+/**
+ * Submissions of one quiz or one user, oldest first; 404 when the quiz or user does not exist
+ * (a deleted user included, whether or not the page is empty). The owner check rides in the
+ * page query's batch: one round trip.
+ */
 export async function listSubmissions(
   db: Database,
   owner: { quizId: string } | { userId: string },
@@ -138,27 +142,28 @@ export async function listSubmissions(
 ) {
   const ownerCondition =
     "quizId" in owner ? eq(submissions.quizId, owner.quizId) : eq(submissions.userId, owner.userId);
-  const rows = await db
-    .select()
-    .from(submissions)
-    .where(
-      and(
-        ownerCondition,
-        filter.after === undefined ? undefined : gt(submissions.id, filter.after),
-        filter.status === undefined ? undefined : eq(submissions.status, filter.status),
-      ),
-    )
-    .orderBy(asc(submissions.id))
-    .limit(limit + 1);
-  if (rows.length === 0) {
-    const exists =
-      "quizId" in owner
-        ? await db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, owner.quizId))
-        : await db
-            .select({ id: users.id })
-            .from(users)
-            .where(and(eq(users.id, owner.userId), isNull(users.deletedAt)));
-    if (exists.length === 0) throw notFound("quizId" in owner ? "Quiz" : "User");
-  }
+  const ownerExists =
+    "quizId" in owner
+      ? db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, owner.quizId))
+      : db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, owner.userId), isNull(users.deletedAt)));
+  const [exists, rows] = await db.batch([
+    ownerExists,
+    db
+      .select()
+      .from(submissions)
+      .where(
+        and(
+          ownerCondition,
+          filter.after === undefined ? undefined : gt(submissions.id, filter.after),
+          filter.status === undefined ? undefined : eq(submissions.status, filter.status),
+        ),
+      )
+      .orderBy(asc(submissions.id))
+      .limit(limit + 1),
+  ]);
+  if (exists.length === 0) throw notFound("quizId" in owner ? "Quiz" : "User");
   return rows.map(serializeSubmission);
 }

@@ -1,0 +1,69 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { type RateLimitPolicy, positiveInt, rateLimitHeaders } from "../domain/rate-limit";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+import { kvRateLimiter } from "../rate-limit/kv-rate-limiter";
+
+const policies = (env: Env) => ({
+  default: {
+    name: "default",
+    limit: positiveInt(env.RATE_LIMIT_REQUESTS, 600),
+    windowSeconds: positiveInt(env.RATE_LIMIT_WINDOW_SECONDS, 60),
+  },
+  anonymous: {
+    name: "anonymous",
+    limit: positiveInt(env.ANONYMOUS_RATE_LIMIT_REQUESTS, 60),
+    windowSeconds: positiveInt(env.ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS, 60),
+  },
+  token: {
+    name: "token",
+    limit: positiveInt(env.TOKEN_RATE_LIMIT_REQUESTS, 60),
+    windowSeconds: positiveInt(env.TOKEN_RATE_LIMIT_WINDOW_SECONDS, 60),
+  },
+});
+
+/** Cloudflare sets CF-Connecting-IP to the client's address; local runs may lack it. */
+const clientIp = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
+
+async function hit(c: Context<AppEnv>, subject: string, policy: RateLimitPolicy) {
+  const decision = await kvRateLimiter(c.env.KV).hit(subject, policy, (p) => c.executionCtx.waitUntil(p));
+  const headers = rateLimitHeaders(policy, decision);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return { decision, headers };
+}
+
+/**
+ * /v1: per credential once authenticated, else per client IP (which also slows key guessing).
+ * Runs after the caller is identified and before a missing credential is refused.
+ */
+export function rateLimit(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const credential = c.get("credential");
+    const all = policies(c.env);
+    const policy = credential ? all.default : all.anonymous;
+    const { decision, headers } = await hit(c, credential ? credential.id : `ip:${clientIp(c)}`, policy);
+    if (!decision.allowed) {
+      throw new ApiError(429, "rate_limited", `Rate limit of ${policy.limit} requests per ${policy.windowSeconds} s reached; retry after ${decision.resetSeconds} s.`, { headers });
+    }
+    await next();
+  };
+}
+
+/** /oauth/token, per client IP, answering in RFC 6749 form (temporarily_unavailable). */
+export function rateLimitTokenEndpoint(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const policy = policies(c.env).token;
+    const { decision } = await hit(c, `ip:${clientIp(c)}`, policy);
+    if (!decision.allowed) {
+      return c.json(
+        {
+          error: "temporarily_unavailable",
+          error_description: `Too many token requests; retry after ${decision.resetSeconds} s.`,
+        },
+        429,
+        { "Cache-Control": "no-store", "Retry-After": String(decision.resetSeconds) },
+      );
+    }
+    await next();
+  };
+}

@@ -1,0 +1,14 @@
+import type { RateLimitDecision, RateLimitPolicy } from "../domain/rate-limit";
+
+/**
+ * Counts requests per subject (a credential id or a client IP) and decides. The KV
+ * implementation is the default; Cloudflare's Rate Limiting binding or a Durable Object could
+ * implement the same interface for a hard global limit.
+ */
+export interface RateLimiter {
+  hit(
+    subject: string,
+    policy: RateLimitPolicy,
+    waitUntil: (promise: Promise<unknown>) => void,
+  ): Promise<RateLimitDecision>;
+}
