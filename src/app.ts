@@ -1,12 +1,15 @@
 import { swaggerUI } from "@hono/swagger-ui";
 import { drizzle } from "drizzle-orm/d1";
 import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
 import * as schema from "./db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, jsonResponse } from "./lib/openapi";
 import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { authenticate, requireCredential } from "./middleware/authenticate";
 import { rateLimit, rateLimitTokenEndpoint } from "./middleware/rate-limit";
+import { requestLog } from "./middleware/request-log";
+import { cacheControl, corsFromAllowList } from "./middleware/security-headers";
 import { jsonBodyGuard } from "./middleware/json-body";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
@@ -30,8 +33,13 @@ const v1 = createRouter()
 
 const app = createRouter();
 
-// Order matters: the request id first, so that every response and log line carries it.
+// Order matters: the request id first, so that every response and log line carries it; the
+// log line next, so that it sees the final status; then headers every answer carries.
 app.use(requestId());
+app.use(requestLog());
+app.use(secureHeaders());
+app.use(cacheControl());
+app.use(corsFromAllowList());
 app.use(async (c, next) => {
   c.set("db", drizzle(c.env.DB, { schema }));
   await next();
