@@ -10,6 +10,7 @@ import { authenticate, requireCredential } from "./middleware/authenticate";
 import { rateLimit, rateLimitTokenEndpoint } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { cacheControl, corsFromAllowList } from "./middleware/security-headers";
+import { idempotency } from "./middleware/idempotency";
 import { jsonBodyGuard } from "./middleware/json-body";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
@@ -54,6 +55,7 @@ app.use("/v1/*", rateLimit());
 app.use("/v1/*", requireCredential());
 app.use("/oauth/token", rateLimitTokenEndpoint());
 app.use("/v1/*", jsonBodyGuard());
+app.use("/v1/*", idempotency());
 
 const health = createRoute({
   method: "get",
