@@ -69,17 +69,19 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       return replay(c, answer);
     }
 
-    const kvKey = kvKeys.idempotency(credential.id, await sha256Hex(key));
-    const stored = await c.env.KV.get<IdempotencyRecord>(kvKey, "json");
-    if (stored) {
-      if (stored.request_hash !== requestHash) throw reused();
-      if (stored.state === "done" && stored.answer) return replay(c, stored.answer);
-      throw inProgress();
-    }
-
+    // Claimed in the same tick as the check above: no await between them, so a concurrent
+    // duplicate on this isolate always finds the claim.
     let settle: (answer: StoredAnswer | null) => void = () => {};
     inFlight.set(slot, { requestHash, answer: new Promise((resolve) => (settle = resolve)) });
     try {
+      const kvKey = kvKeys.idempotency(credential.id, await sha256Hex(key));
+      const stored = await c.env.KV.get<IdempotencyRecord>(kvKey, "json");
+      if (stored) {
+        if (stored.request_hash !== requestHash) throw reused();
+        if (stored.state !== "done" || !stored.answer) throw inProgress();
+        settle(stored.answer);
+        return replay(c, stored.answer);
+      }
       const options = { expirationTtl: IDEMPOTENCY_TTL_SECONDS };
       await c.env.KV.put(kvKey, JSON.stringify({ request_hash: requestHash, state: "in_progress" }), options);
       await next();
