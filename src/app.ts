@@ -5,6 +5,7 @@ import { secureHeaders } from "hono/secure-headers";
 import * as schema from "./db/schema";
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, jsonResponse } from "./lib/openapi";
+import { openApiDocument } from "./lib/openapi-document";
 import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { authenticate, requireCredential } from "./middleware/authenticate";
 import { rateLimit, rateLimitTokenEndpoint } from "./middleware/rate-limit";
@@ -70,16 +71,7 @@ const routes = app
   .route("/", oauthRouter)
   .openapi(health, (c) => c.json({ status: "ok" as const }, 200));
 
-app.doc31("/openapi.json", (c) => ({
-  openapi: "3.1.0",
-  info: {
-    title: "Quiz API",
-    version: "1.0.0",
-    description:
-      "Author quizzes, register users, take and grade submissions, read analytics. Errors are RFC 9457 problem details.",
-  },
-  servers: [{ url: new URL(c.req.url).origin }],
-}));
+app.get("/openapi.json", (c) => c.json(openApiDocument(app, new URL(c.req.url).origin)));
 app.openAPIRegistry.registerComponent("securitySchemes", "ApiKeyHeader", {
   type: "apiKey",
   in: "header",
