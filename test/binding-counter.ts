@@ -5,19 +5,26 @@
  *   const counted = countingEnv(env);
  *   const ctx = createExecutionContext();
  *   const res = await app.fetch(new Request(url, init), counted.env, ctx);
- *   const beforeResponse = { ...counted.counts };   // snapshot: what the response waited for
- *   await waitOnExecutionContext(ctx);              // waitUntil work (cache fills, usage flush) …
- *   counted.counts;                                 // … is included from here on
- *   counted.reset();                                // zero every counter
+ *   const beforeResponse = { ...counted.counts };   // calls made before the response
+ *   counted.reset();                                // zero every counter, empty the log
+ *   await waitOnExecutionContext(ctx);              // waitUntil work (cache fills, flushes) …
+ *   counted.counts;                                 // … counted from the reset on
+ *
+ * A call counts when it is made: a write handed to waitUntil before the response shows in the
+ * "before" snapshot although nothing waited for it. `log` lists each call in order with what it
+ * touched (the KV key or list prefix, or the SQL), so that a test can tell one cost from another,
+ * e.g. the API key cache read (`v1:apikey:…`) from a rate-limit counter read (`v1:rl:…`).
+ *
+ * Keep one countingEnv for the requests you compare and reset() between them: module state
+ * keyed by the binding object (the rate limiter's in-memory counters) belongs to the wrapped KV,
+ * so a fresh countingEnv per request starts that state cold. Work scheduled by an earlier
+ * request (a delayed flush) is counted if it runs through this env while you measure.
  *
  * What one unit is:
  * - `d1`: one round trip to D1 — a prepared statement executed on its own (`all`, `raw`, `run`,
  *   `first`), one `batch([...])` however many statements it holds, or one `exec`.
  * - `kvReads`: `get` and `getWithMetadata` calls; `kvWrites`: `put`; `kvDeletes`: `delete`;
  *   `kvLists`: `list`.
- *
- * Module state that outlives a request (isolate caches, pending flushes that captured another
- * request's env) is not counted unless it goes through this env; reset between measurements.
  */
 
 export interface BindingCounts {
@@ -28,12 +35,20 @@ export interface BindingCounts {
   kvLists: number;
 }
 
+export interface CountedCall {
+  kind: keyof BindingCounts;
+  /** The KV key (a list's prefix), or the SQL of a statement; batches list their statements' SQL. */
+  detail: string;
+}
+
 export interface CountingEnv {
   /** A copy of the env whose DB and KV count their calls; pass it to `app.fetch`. */
   env: Env;
   /** Live counters; copy them (`{ ...counts }`) to keep a value. */
   counts: BindingCounts;
-  /** Sets every counter back to 0. */
+  /** Every counted call since the last reset, in order. */
+  log: CountedCall[];
+  /** Sets every counter back to 0 and empties the log. */
   reset(): void;
 }
 
@@ -53,52 +68,67 @@ function forward<T extends object>(target: T, override: Record<string, (...args:
   });
 }
 
-/** The real statement behind each wrapped one, so that `batch` hands D1 its own objects. */
-const realStatements = new WeakMap<object, D1PreparedStatement>();
-const unwrap = (stmt: D1PreparedStatement) => realStatements.get(stmt) ?? stmt;
+/** Where the calls of one countingEnv are counted. */
+interface Tally {
+  counts: BindingCounts;
+  log: CountedCall[];
+}
 
-function countingStatement(stmt: D1PreparedStatement, counts: BindingCounts): D1PreparedStatement {
+const count = (tally: Tally, kind: keyof BindingCounts, detail: string) => {
+  tally.counts[kind] += 1;
+  tally.log.push({ kind, detail });
+};
+
+/** The real statement behind each wrapped one (so that `batch` hands D1 its own objects), and its SQL. */
+const realStatements = new WeakMap<object, { stmt: D1PreparedStatement; sql: string }>();
+const unwrap = (stmt: D1PreparedStatement) => realStatements.get(stmt)?.stmt ?? stmt;
+const sqlOf = (stmt: D1PreparedStatement) => realStatements.get(stmt)?.sql ?? "?";
+
+function countingStatement(stmt: D1PreparedStatement, sql: string, tally: Tally): D1PreparedStatement {
   const executed =
     (method: "all" | "raw" | "run" | "first") =>
     (...args: unknown[]) => {
-      counts.d1 += 1;
+      count(tally, "d1", sql);
       return (stmt[method] as (...a: unknown[]) => unknown).apply(stmt, args);
     };
   const wrapped = forward(stmt, {
     // bind returns a new statement: it must count too.
-    bind: (...values: unknown[]) => countingStatement(stmt.bind(...values), counts),
+    bind: (...values: unknown[]) => countingStatement(stmt.bind(...values), sql, tally),
     all: executed("all"),
     raw: executed("raw"),
     run: executed("run"),
     first: executed("first"),
   });
-  realStatements.set(wrapped, stmt);
+  realStatements.set(wrapped, { stmt, sql });
   return wrapped;
 }
 
 type D1Like = Pick<D1Database, "prepare" | "batch"> & Partial<Pick<D1Database, "exec" | "withSession">>;
 
-function countingD1<T extends D1Like>(db: T, counts: BindingCounts): T {
+function countingD1<T extends D1Like>(db: T, tally: Tally): T {
   return forward(db, {
-    prepare: (query: string) => countingStatement(db.prepare(query), counts),
+    prepare: (query: string) => countingStatement(db.prepare(query), query, tally),
     batch: (statements: D1PreparedStatement[]) => {
-      counts.d1 += 1;
+      count(tally, "d1", `batch: ${statements.map(sqlOf).join("; ")}`);
       return db.batch(statements.map(unwrap));
     },
     exec: (query: string) => {
-      counts.d1 += 1;
+      count(tally, "d1", query);
       return db.exec!(query);
     },
     withSession: (...args: unknown[]) =>
-      countingD1((db.withSession as (...a: unknown[]) => D1DatabaseSession)(...args), counts),
+      countingD1((db.withSession as (...a: unknown[]) => D1DatabaseSession)(...args), tally),
   });
 }
 
-function countingKv(kv: KVNamespace, counts: BindingCounts): KVNamespace {
+function countingKv(kv: KVNamespace, tally: Tally): KVNamespace {
   const counted =
-    (method: "get" | "getWithMetadata" | "put" | "delete" | "list", counter: keyof BindingCounts) =>
+    (method: "get" | "getWithMetadata" | "put" | "delete" | "list", kind: keyof BindingCounts) =>
     (...args: unknown[]) => {
-      counts[counter] += 1;
+      const [first] = args;
+      // list takes options ({ prefix }); get takes a key or, in bulk, an array of keys.
+      const detail = method === "list" ? String((first as KVNamespaceListOptions | undefined)?.prefix ?? "") : String(first);
+      count(tally, kind, detail);
       return (kv[method] as (...a: unknown[]) => unknown).apply(kv, args);
     };
   return forward(kv, {
@@ -112,11 +142,17 @@ function countingKv(kv: KVNamespace, counts: BindingCounts): KVNamespace {
 
 /** Wraps `env.DB` and `env.KV` so that their calls are counted; every other binding is the same. */
 export function countingEnv(env: Env): CountingEnv {
-  const counts = zero();
-  const wrapped: Env = { ...env, DB: countingD1(env.DB, counts), KV: countingKv(env.KV, counts) };
+  const tally: Tally = { counts: zero(), log: [] };
+  const wrapped: Env = { ...env, DB: countingD1(env.DB, tally), KV: countingKv(env.KV, tally) };
   return {
     env: wrapped,
-    counts,
-    reset: () => Object.assign(counts, zero()),
+    counts: tally.counts,
+    get log() {
+      return tally.log;
+    },
+    reset: () => {
+      Object.assign(tally.counts, zero());
+      tally.log = [];
+    },
   };
 }

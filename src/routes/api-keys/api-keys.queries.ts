@@ -5,7 +5,7 @@ import { apiKeyUsage, apiKeys } from "../../db/schema";
 import { displayPrefix, generateApiKey } from "../../domain/credential-format";
 import type { Database } from "../../env";
 import { sha256Hex } from "../../lib/crypto";
-import { notFound } from "../../lib/errors";
+import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { ApiKey } from "./api-keys.schemas";
@@ -75,6 +75,12 @@ export async function getApiKeyRow(db: Database, id: string) {
 export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, graceSeconds: number) {
   const old = await getApiKeyRow(db, id);
   if (old.revokedAt !== null) throw notFound("API key");
+  // The successor inherits the key's expiry, which a first rotation replaced by the grace end:
+  // rotating twice (a retried request) would mint a key that dies with the old one.
+  if (old.rotatedTo !== null)
+    throw conflict("already_rotated", `The key was already rotated to ${old.rotatedTo}; rotate that key instead.`);
+  if (old.expiresAt !== null && old.expiresAt <= isoNow())
+    throw conflict("key_expired", "The key has expired; its successor would be expired too. Create a new key.");
   const { key, row } = await newApiKey({ name: old.name, scopes: old.scopes, expiresAt: old.expiresAt });
   const graceEnd = new Date(Date.now() + graceSeconds * 1000).toISOString();
   const oldExpiry = old.expiresAt !== null && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;

@@ -50,14 +50,14 @@ export const rotateApiKey = createRoute({
   ...scoped("admin"),
   summary: "Rotate an API key",
   description:
-    "Creates a successor with the same name, scopes and expiry; the old key keeps working for `grace_seconds` (default 86400), then expires. The body is optional.",
+    "Creates a successor with the same name, scopes and expiry; the old key keeps working for `grace_seconds` (default 86400), then expires. The body is optional. A key already rotated or expired → 409.",
   request: {
     params: Params,
     body: { required: false, content: { "application/json": { schema: ApiKeyRotate } } },
   },
   responses: {
     201: jsonResponse(CreatedApiKey, "The new key, shown this once."),
-    ...errorResponses(...BODY_ERRORS, 404, ...COMMON_ERRORS),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });
 

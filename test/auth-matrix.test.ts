@@ -1,0 +1,352 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { app } from "../src/app";
+import { generateAccessToken, generateApiKey } from "../src/domain/credential-format";
+import { sha256Hex } from "../src/lib/crypto";
+import { kvKeys } from "../src/lib/kv-keys";
+import { SCOPES, type Scope } from "../src/lib/scopes";
+import { call, expectProblem, seedApiKey } from "./helpers";
+
+/**
+ * §3 over every /v1 route the app serves: each credential that must be refused is refused with
+ * the right status and WWW-Authenticate, and each credential form that must work does. The
+ * table below lists every route; a route the app serves but the table lacks fails the first
+ * test, so a new route must be added here with its scope and a request that succeeds.
+ */
+
+interface Req {
+  path: string;
+  body?: unknown;
+}
+
+interface RouteCase {
+  /** The scope the route needs; null: any valid credential. */
+  scope: Scope | null;
+  /** A request that succeeds for a credential with the scope; called afresh for each success. */
+  build: () => Promise<Req>;
+}
+
+const REALM = 'Bearer realm="quiz"';
+const unique = (label: string) => `${label} ${crypto.randomUUID()}`;
+/** Each request from its own client IP, so that no per-IP limit on unauthenticated calls trips here. */
+const randomIp = () => `10.${[...crypto.getRandomValues(new Uint8Array(3))].join(".")}`;
+
+// ── fixtures, all made by the file's admin key ──────────────────────────────────────────────
+
+/**
+ * Admin keys that make the fixtures, taken in turn: the matrix makes a few hundred of them, and
+ * one key would come near its per-credential rate limit.
+ */
+const admins: string[] = [];
+let turn = 0;
+const nextAdmin = () => (admins.length ? admins[turn++ % admins.length] : undefined);
+
+async function ok(path: string, body?: unknown, method?: string) {
+  const res = await call(path, { body, method, auth: nextAdmin() });
+  expect(res.status, `${method ?? (body ? "POST" : "GET")} ${path}: ${res.text}`).toBeLessThan(300);
+  return res.json;
+}
+
+const tf = () => ({ type: "true_false", prompt: unique("Is it?"), correct: true });
+
+async function newQuiz(): Promise<{ id: string; questionId: string }> {
+  const quiz = await ok("/v1/quizzes", { title: unique("Quiz"), questions: [tf()] });
+  const questions = await ok(`/v1/quizzes/${quiz.id}/questions`);
+  return { id: quiz.id, questionId: questions.questions[0].id };
+}
+
+const newUser = async (): Promise<string> => (await ok("/v1/users", { name: "Ada", email: `${crypto.randomUUID()}@example.com` })).id;
+const newKey = async (): Promise<string> => (await ok("/v1/api-keys", { name: "fixture", scopes: ["quizzes:read"] })).id;
+const newClient = async (): Promise<string> => (await ok("/v1/oauth-clients", { name: "fixture", scopes: ["quizzes:read"] })).id;
+const newSubmission = async (quizId: string, userId: string): Promise<string> =>
+  (await ok(`/v1/quizzes/${quizId}/submissions`, { user_id: userId })).id;
+
+interface Fixtures {
+  quiz: { id: string; questionId: string };
+  user: string;
+  open: string;
+  graded: string;
+  key: string;
+  client: string;
+}
+let f: Fixtures;
+
+const get = (path: string) => async (): Promise<Req> => ({ path });
+
+/** Every /v1 route, as Hono names it (`METHOD /v1/path/:param`). */
+const ROUTES: Record<string, RouteCase> = {
+  "GET /v1/auth/verify": { scope: null, build: get("/v1/auth/verify") },
+
+  "GET /v1/quizzes": { scope: "quizzes:read", build: get("/v1/quizzes") },
+  "POST /v1/quizzes": { scope: "quizzes:write", build: async () => ({ path: "/v1/quizzes", body: { title: unique("Quiz") } }) },
+  "GET /v1/quizzes/:id": { scope: "quizzes:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}` }) },
+  "PATCH /v1/quizzes/:id": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${(await newQuiz()).id}`, body: { title: unique("Renamed") } }),
+  },
+  "DELETE /v1/quizzes/:id": { scope: "quizzes:write", build: async () => ({ path: `/v1/quizzes/${(await newQuiz()).id}` }) },
+  "GET /v1/quizzes/:id/questions": { scope: "quizzes:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/questions` }) },
+  "POST /v1/quizzes/:id/questions": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${(await newQuiz()).id}/questions`, body: tf() }),
+  },
+  "GET /v1/quizzes/:id/questions/:question_id": {
+    scope: "quizzes:read",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/questions/${f.quiz.questionId}` }),
+  },
+  "PATCH /v1/quizzes/:id/questions/:question_id": {
+    scope: "quizzes:write",
+    build: async () => {
+      const quiz = await newQuiz();
+      return { path: `/v1/quizzes/${quiz.id}/questions/${quiz.questionId}`, body: { prompt: unique("Changed?") } };
+    },
+  },
+  "DELETE /v1/quizzes/:id/questions/:question_id": {
+    scope: "quizzes:write",
+    build: async () => {
+      const quiz = await newQuiz();
+      return { path: `/v1/quizzes/${quiz.id}/questions/${quiz.questionId}` };
+    },
+  },
+  "POST /v1/quizzes/:id/submissions": {
+    scope: "submissions:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/submissions`, body: { user_id: f.user } }),
+  },
+  "GET /v1/quizzes/:id/submissions": { scope: "submissions:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/submissions` }) },
+
+  "GET /v1/users": { scope: "users:read", build: get("/v1/users") },
+  "POST /v1/users": {
+    scope: "users:write",
+    build: async () => ({ path: "/v1/users", body: { name: "Grace", email: `${crypto.randomUUID()}@example.com` } }),
+  },
+  "GET /v1/users/:id": { scope: "users:read", build: async () => ({ path: `/v1/users/${f.user}` }) },
+  "PATCH /v1/users/:id": { scope: "users:write", build: async () => ({ path: `/v1/users/${await newUser()}`, body: { name: "Renamed" } }) },
+  "DELETE /v1/users/:id": { scope: "users:write", build: async () => ({ path: `/v1/users/${await newUser()}` }) },
+  "GET /v1/users/:id/submissions": { scope: "submissions:read", build: async () => ({ path: `/v1/users/${f.user}/submissions` }) },
+
+  "GET /v1/submissions/:id": { scope: "submissions:read", build: async () => ({ path: `/v1/submissions/${f.open}` }) },
+  "PUT /v1/submissions/:id/answers": {
+    scope: "submissions:write",
+    build: async () => ({
+      path: `/v1/submissions/${f.open}/answers`,
+      body: { answers: [{ question_id: f.quiz.questionId, response: true }] },
+    }),
+  },
+  "POST /v1/submissions/:id/grade": {
+    scope: "submissions:write",
+    build: async () => ({ path: `/v1/submissions/${await newSubmission(f.quiz.id, f.user)}/grade` }),
+  },
+  "GET /v1/submissions/:id/results": { scope: "submissions:read", build: async () => ({ path: `/v1/submissions/${f.graded}/results` }) },
+
+  "GET /v1/analytics/quiz/:id": { scope: "analytics:read", build: async () => ({ path: `/v1/analytics/quiz/${f.quiz.id}` }) },
+  "GET /v1/analytics/user/:id": { scope: "analytics:read", build: async () => ({ path: `/v1/analytics/user/${f.user}` }) },
+
+  "GET /v1/api-keys": { scope: "admin", build: get("/v1/api-keys") },
+  "POST /v1/api-keys": { scope: "admin", build: async () => ({ path: "/v1/api-keys", body: { name: "new", scopes: ["users:read"] } }) },
+  "GET /v1/api-keys/:id": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${f.key}` }) },
+  "POST /v1/api-keys/:id/rotate": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${await newKey()}/rotate`, body: {} }) },
+  "DELETE /v1/api-keys/:id": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${await newKey()}` }) },
+  "GET /v1/api-keys/:id/usage": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${f.key}/usage` }) },
+
+  "GET /v1/oauth-clients": { scope: "admin", build: get("/v1/oauth-clients") },
+  "POST /v1/oauth-clients": {
+    scope: "admin",
+    build: async () => ({ path: "/v1/oauth-clients", body: { name: "new", scopes: ["users:read"] } }),
+  },
+  "GET /v1/oauth-clients/:id": { scope: "admin", build: async () => ({ path: `/v1/oauth-clients/${f.client}` }) },
+  "POST /v1/oauth-clients/:id/rotate-secret": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/oauth-clients/${await newClient()}/rotate-secret` }),
+  },
+  "DELETE /v1/oauth-clients/:id": { scope: "admin", build: async () => ({ path: `/v1/oauth-clients/${await newClient()}` }) },
+};
+
+/** The /v1 routes the app serves, one entry per method and path. */
+function servedRoutes(): string[] {
+  const served = app.routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/v1/")).map((r) => `${r.method} ${r.path}`);
+  return [...new Set(served)].sort();
+}
+
+// ── credentials ─────────────────────────────────────────────────────────────────────────────
+
+type Presented = Record<string, string>;
+const bearer = (credential: string): Presented => ({ authorization: `Bearer ${credential}` });
+
+/** A key with exactly the scope (any key for scope-less routes), and an access token likewise. */
+const keys = new Map<Scope | null, string>();
+const tokens = new Map<Scope | null, string>();
+/** Keys holding every scope but the one named and admin. */
+const lacking = new Map<Scope, string>();
+
+interface Refused {
+  name: string;
+  headers: Presented;
+}
+let refused: Refused[];
+
+async function accessToken(clientId: string, clientSecret: string, scope: string): Promise<string> {
+  const res = await call("/oauth/token", {
+    auth: false,
+    raw: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret, scope }),
+    headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": randomIp() },
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.json.access_token;
+}
+
+/** Sends a route's request with the given headers in place of the file's admin key. */
+function send(method: string, req: Req, headers: Presented) {
+  return call(req.path, { method, body: req.body, auth: false, headers: { "cf-connecting-ip": randomIp(), ...headers } });
+}
+
+beforeAll(async () => {
+  for (let i = 0; i < 6; i++) admins.push((await seedApiKey(["admin"], { name: `matrix admin ${i}` })).key);
+  const quiz = await newQuiz();
+  const user = await newUser();
+  const [open, graded, key, client] = await Promise.all([newSubmission(quiz.id, user), newSubmission(quiz.id, user), newKey(), newClient()]);
+  await ok(`/v1/submissions/${graded}/grade`, undefined, "POST");
+  f = { quiz, user, open, graded, key, client };
+
+  // One client holding every scope hands out a token per scope.
+  const tokenClient = await ok("/v1/oauth-clients", { name: "matrix", scopes: [...SCOPES] });
+  const scopes = [null, ...SCOPES] as const;
+  await Promise.all(
+    scopes.map(async (scope) => {
+      keys.set(scope, (await seedApiKey(scope ? [scope] : ["quizzes:read"], { name: `only ${scope}` })).key);
+      tokens.set(scope, await accessToken(tokenClient.client_id, tokenClient.client_secret, scope ?? "users:read"));
+      if (scope) lacking.set(scope, (await seedApiKey(SCOPES.filter((s) => s !== scope && s !== "admin"))).key);
+    }),
+  );
+
+  // Refused credentials, each of which would be an admin's but for the one thing wrong with it.
+  const wellFormed = generateApiKey();
+  const badChecksum = wellFormed.slice(0, -1) + (wellFormed.endsWith("0") ? "1" : "0");
+  const revoked = await seedApiKey(["admin"], { name: "revoked" });
+  const rotated = await seedApiKey(["admin"], { name: "rotated" });
+  const expired = await seedApiKey(["admin"], { name: "expired", expiresAt: new Date(Date.now() - 60_000).toISOString() });
+  // Used first, so that the KV cache holds them live: revoking and rotating must overwrite it.
+  for (const k of [revoked.key, rotated.key]) expect((await call("/v1/auth/verify", { auth: k })).status).toBe(200);
+  expect((await call(`/v1/api-keys/${revoked.id}`, { method: "DELETE" })).status).toBe(204);
+  expect((await call(`/v1/api-keys/${rotated.id}/rotate`, { body: { grace_seconds: 0 } })).status).toBe(201);
+
+  const expiredToken = generateAccessToken();
+  const now = Math.floor(Date.now() / 1000);
+  await env.KV.put(
+    kvKeys.accessToken(await sha256Hex(expiredToken)),
+    JSON.stringify({ client_id: tokenClient.client_id, scopes: [...SCOPES], family_id: crypto.randomUUID(), iat: now - 7200, exp: now - 3600 }),
+    { expirationTtl: 3600 },
+  );
+
+  refused = [
+    { name: "a malformed key (bad checksum)", headers: bearer(badChecksum) },
+    { name: "a malformed key in X-API-Key", headers: { "x-api-key": badChecksum } },
+    { name: "an unknown well-formed key", headers: bearer(wellFormed) },
+    { name: "a revoked key", headers: bearer(revoked.key) },
+    { name: "an expired key", headers: { "x-api-key": expired.key } },
+    { name: "a key past its rotation grace", headers: bearer(rotated.key) },
+    { name: "an expired access token", headers: bearer(expiredToken) },
+  ];
+}, 60_000); // some forty requests: give a loaded machine room
+
+// ── the matrix ──────────────────────────────────────────────────────────────────────────────
+
+describe("the route table", () => {
+  it("lists every /v1 route the app serves, and only those", () => {
+    const served = servedRoutes();
+    expect(served.length).toBeGreaterThan(0);
+    for (const route of served) expect(ROUTES, `${route} is served but missing from ROUTES in auth-matrix.test.ts`).toHaveProperty([route]);
+    for (const route of Object.keys(ROUTES)) expect(served, `${route} is in ROUTES but not served`).toContain(route);
+  });
+});
+
+// Concurrent (vitest runs up to 5 at once): the cases share only read-only fixtures.
+describe.concurrent.each(Object.entries(ROUTES))("%s", { timeout: 20_000 }, (name, route) => {
+  const method = name.slice(0, name.indexOf(" "));
+  let denied: Promise<Req> | undefined;
+  /** One request for every refusal: a refused request never reaches the handler. */
+  const deniedRequest = () => (denied ??= route.build());
+
+  it("no credential → 401 with WWW-Authenticate: Bearer realm=\"quiz\" (no error)", async () => {
+    const res = await send(method, await deniedRequest(), {});
+    expectProblem(res, 401, "unauthorized");
+    expect(res.headers.get("www-authenticate")).toBe(REALM);
+  });
+
+  it("invalid, unknown, revoked, expired or rotated-out credentials → 401 invalid_token", async () => {
+    const req = await deniedRequest();
+    const answers = await Promise.all(refused.map(async ({ name: what, headers }) => ({ what, res: await send(method, req, headers) })));
+    for (const { what, res } of answers) {
+      expect(res.status, `${what}: ${res.text}`).toBe(401);
+      expectProblem(res, 401, "invalid_token");
+      const challenge = res.headers.get("www-authenticate") ?? "";
+      expect(challenge.startsWith(REALM), `${what}: ${challenge}`).toBe(true);
+      expect(challenge, what).toContain('error="invalid_token"');
+    }
+  });
+
+  if (route.scope) {
+    const scope = route.scope;
+    it(`a credential without ${scope} → 403 insufficient_scope, scope="${scope}"`, async () => {
+      const res = await send(method, await deniedRequest(), bearer(lacking.get(scope)!));
+      expectProblem(res, 403, "insufficient_scope");
+      const challenge = res.headers.get("www-authenticate") ?? "";
+      expect(challenge.startsWith(REALM), challenge).toBe(true);
+      expect(challenge).toContain('error="insufficient_scope"');
+      expect(challenge).toContain(`scope="${scope}"`);
+    });
+  }
+
+  it(`a key with ${route.scope ?? "any scope"} as X-API-Key, as Bearer, and an access token → 2xx`, async () => {
+    const forms: [string, Presented][] = [
+      ["X-API-Key", { "x-api-key": keys.get(route.scope)! }],
+      ["Bearer key", bearer(keys.get(route.scope)!)],
+      ["access token", bearer(tokens.get(route.scope)!)],
+    ];
+    const answers = await Promise.all(forms.map(async ([form, headers]) => ({ form, res: await send(method, await route.build(), headers) })));
+    for (const { form, res } of answers) {
+      expect(res.status, `${form}: ${res.text}`).toBeGreaterThanOrEqual(200);
+      expect(res.status, `${form}: ${res.text}`).toBeLessThan(300);
+    }
+  });
+});
+
+describe("which header carries the credential", () => {
+  it("X-API-Key and Authorization with different credentials → 400", async () => {
+    const other = (await seedApiKey(["quizzes:read"])).key;
+    const res = await send("GET", { path: "/v1/quizzes" }, { "x-api-key": keys.get("quizzes:read")!, ...bearer(other) });
+    expectProblem(res, 400);
+  });
+
+  it("X-API-Key and an access token in Authorization → 400", async () => {
+    const res = await send("GET", { path: "/v1/quizzes" }, { "x-api-key": keys.get("quizzes:read")!, ...bearer(tokens.get("quizzes:read")!) });
+    expectProblem(res, 400);
+  });
+
+  it("the same key in both → 200", async () => {
+    const key = keys.get("quizzes:read")!;
+    const res = await send("GET", { path: "/v1/quizzes" }, { "x-api-key": key, ...bearer(key) });
+    expect(res.status, res.text).toBe(200);
+  });
+
+  it("an access token in X-API-Key → 401 invalid_token", async () => {
+    const res = await send("GET", { path: "/v1/quizzes" }, { "x-api-key": tokens.get("quizzes:read")! });
+    expectProblem(res, 401, "invalid_token");
+    expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("Authorization: Basic on /v1 → 401", async () => {
+    const res = await send("GET", { path: "/v1/quizzes" }, { authorization: `Basic ${btoa("user:password")}` });
+    expectProblem(res, 401);
+    expect(res.headers.get("www-authenticate")?.startsWith(REALM)).toBe(true);
+  });
+
+  it("a key in Authorization without the Bearer scheme → 401", async () => {
+    const res = await send("GET", { path: "/v1/quizzes" }, { authorization: keys.get("quizzes:read")! });
+    expectProblem(res, 401);
+  });
+
+  it("the Bearer scheme is case-insensitive (RFC 7235)", async () => {
+    const res = await send("GET", { path: "/v1/quizzes" }, { authorization: `bearer ${keys.get("quizzes:read")!}` });
+    expect(res.status, res.text).toBe(200);
+  });
+});
