@@ -119,7 +119,7 @@ describe("KV cost of the limiter", () => {
   it("1 000 requests in one second for one credential: one KV read and at most 2 KV writes for its counter", async () => {
     const counted = countingEnv(env);
     let now = 1_800_000_000_000; // the start of a 60 s window
-    const limiter = new KvRateLimiter(counted.env.KV, () => now);
+    const limiter = new KvRateLimiter(counted.env.KV, () => now, new Map());
     const pending: Promise<unknown>[] = [];
     const policy = { name: "default", limit: 5000, windowSeconds: 60 };
     for (let i = 0; i < 1000; i++) {
@@ -131,6 +131,27 @@ describe("KV cost of the limiter", () => {
     expect(counted.counts.kvReads).toBe(1);
     expect(counted.counts.kvWrites).toBeLessThanOrEqual(2);
     expect(Number(await env.KV.get(`v1:rl:default:key_cost:${1_800_000_000_000}`))).toBe(1000);
+  });
+
+  it("a counter is re-read after the response, not before it", async () => {
+    const counted = countingEnv(env);
+    let now = 1_800_000_060_000;
+    const counters = new Map();
+    const pending: Promise<unknown>[] = [];
+    const policy = { name: "default", limit: 100, windowSeconds: 60 };
+    const hit = () => new KvRateLimiter(counted.env.KV, () => now, counters).hit("key_refresh", policy, (p) => pending.push(p));
+    await hit(); // cold: read before deciding
+    expect(counted.counts.kvReads).toBe(1);
+    await Promise.all(pending); // its write-behind: the shared count is 1
+    await env.KV.put(`v1:rl:default:key_refresh:${1_800_000_060_000}`, "50"); // other isolates counted 49 more
+    now += 1500;
+    const stale = await hit(); // decided from memory; the refresh runs after
+    expect(stale.remaining).toBe(98);
+    await Promise.all(pending);
+    expect(counted.counts.kvReads).toBe(2);
+    const fresh = await hit();
+    expect(fresh.remaining).toBe(100 - 51 - 1); // 50 shared + the stale request + this one
+    expect(Number(await env.KV.get(`v1:rl:default:key_refresh:${1_800_000_060_000}`))).toBe(51);
   });
 
   it("through the worker: at most one KV read per request for the limiter, over 300 warm requests", async () => {

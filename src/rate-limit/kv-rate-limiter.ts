@@ -19,14 +19,21 @@ interface Counter {
   unwritten: number;
   readAt: number;
   writtenAt: number;
-  flushScheduled: boolean;
+  syncScheduled: boolean;
 }
+
+/**
+ * The isolate's counters. They outlive requests; the KV binding does not travel with them:
+ * each request's limiter reads and writes through its own env's binding.
+ */
+const isolateCounters = new Map<string, Counter>();
 
 /**
  * A fixed-window counter per subject, kept in isolate memory and written behind to KV.
  *
- * - Hot path: at most one KV read per request, and none while the isolate's view is younger
- *   than COUNTER_REFRESH_MS.
+ * - Hot path: one KV read the first time the isolate sees a subject in a window, none after:
+ *   when the isolate's view is older than COUNTER_REFRESH_MS it is refreshed after the
+ *   response (waitUntil), for the requests that follow.
  * - Writes: the isolate's total (shared count + its own new requests) at most once per second
  *   per key, after the response (waitUntil), with an expiration past the window's end.
  * - Exact within one isolate. Across isolates the shared count is last-writer-wins, so requests
@@ -34,11 +41,10 @@ interface Counter {
  *   count to other locations: the README states the resulting global accuracy.
  */
 export class KvRateLimiter implements RateLimiter {
-  private readonly counters = new Map<string, Counter>();
-
   constructor(
     private readonly kv: KVNamespace,
     private readonly now: () => number = Date.now,
+    private readonly counters: Map<string, Counter> = isolateCounters,
   ) {}
 
   async hit(
@@ -60,42 +66,54 @@ export class KvRateLimiter implements RateLimiter {
         unwritten: 0,
         readAt: 0,
         writtenAt: 0,
-        flushScheduled: false,
+        syncScheduled: false,
       };
       this.counters.set(slot, counter);
-    }
-    if (now - counter.readAt >= COUNTER_REFRESH_MS) {
-      const stored = Number(await this.kv.get(counter.key)) || 0;
-      counter.known = Math.max(counter.known, stored);
-      counter.readAt = now;
+      await this.refresh(counter); // the one read on the hot path: this isolate knows nothing yet
     }
     const decision = decide(counter.known + counter.unwritten, policy, now);
-    if (decision.allowed) {
-      counter.unwritten += 1;
-      this.scheduleWrite(counter, now, waitUntil);
-    }
+    if (decision.allowed) counter.unwritten += 1;
+    if (counter.unwritten > 0 || now - counter.readAt >= COUNTER_REFRESH_MS) this.scheduleSync(counter, now, waitUntil);
     return decision;
+  }
+
+  /** Learns what other isolates counted: the shared count never goes down in this view. */
+  private async refresh(counter: Counter) {
+    const stored = Number(await this.kv.get(counter.key)) || 0;
+    counter.known = Math.max(counter.known, stored);
+    counter.readAt = this.now();
   }
 
   private dropEnded(now: number) {
     for (const [slot, c] of this.counters)
-      if (c.windowStart + c.windowSeconds * 1000 <= now && !c.flushScheduled) this.counters.delete(slot);
+      if (c.windowStart + c.windowSeconds * 1000 <= now && !c.syncScheduled) this.counters.delete(slot);
   }
 
-  private scheduleWrite(counter: Counter, now: number, waitUntil: (promise: Promise<unknown>) => void) {
-    if (counter.flushScheduled) return;
-    counter.flushScheduled = true;
-    const delay = Math.max(counter.writtenAt + KV_MIN_WRITE_INTERVAL_MS - now, 0);
-    // Only the request that schedules a write waits for it: a promise must not cross requests.
+  /**
+   * After the response: re-read the counter if this view is stale, then write this isolate's
+   * new requests on top of it — no sooner than KV_MIN_WRITE_INTERVAL_MS after the last write.
+   * Reading just before writing keeps the window for lost updates between isolates short.
+   */
+  private scheduleSync(counter: Counter, now: number, waitUntil: (promise: Promise<unknown>) => void) {
+    if (counter.syncScheduled) return;
+    counter.syncScheduled = true;
+    const delay = counter.unwritten > 0 ? Math.max(counter.writtenAt + KV_MIN_WRITE_INTERVAL_MS - now, 0) : 0;
+    // Only the request that schedules the sync waits for it: a promise must not cross requests.
     waitUntil(
       (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : Promise.resolve()).then(() =>
-        this.write(counter),
+        this.sync(counter),
       ),
     );
   }
 
-  private async write(counter: Counter) {
-    counter.flushScheduled = false;
+  private async sync(counter: Counter) {
+    try {
+      if (this.now() - counter.readAt >= COUNTER_REFRESH_MS) await this.refresh(counter);
+    } catch (error) {
+      warn("rate-limit refresh failed", error);
+    }
+    // From here on, requests admitted meanwhile schedule the next sync themselves.
+    counter.syncScheduled = false;
     if (counter.unwritten === 0) return;
     const total = counter.known + counter.unwritten;
     counter.known = total;
@@ -106,19 +124,13 @@ export class KvRateLimiter implements RateLimiter {
       await this.kv.put(counter.key, String(total), { expirationTtl: kvTtl(secondsLeft + 1) });
     } catch (error) {
       // A lost write only makes the limit looser elsewhere; this isolate still counts exactly.
-      console.error(JSON.stringify({ level: "warn", message: "rate-limit write failed", error: String(error) }));
+      warn("rate-limit write failed", error);
     }
   }
 }
 
-const limiters = new WeakMap<KVNamespace, KvRateLimiter>();
+const warn = (message: string, error: unknown) =>
+  console.error(JSON.stringify({ level: "warn", message, error: String(error) }));
 
-/** The isolate's limiter for a KV namespace: its counters must outlive a single request. */
-export function kvRateLimiter(kv: KVNamespace): KvRateLimiter {
-  let limiter = limiters.get(kv);
-  if (!limiter) {
-    limiter = new KvRateLimiter(kv);
-    limiters.set(kv, limiter);
-  }
-  return limiter;
-}
+/** The limiter for one request: the isolate's counters, reached through this request's binding. */
+export const kvRateLimiter = (kv: KVNamespace): KvRateLimiter => new KvRateLimiter(kv);
