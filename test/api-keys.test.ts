@@ -409,3 +409,17 @@ describe("non-admin credentials", () => {
     }
   });
 });
+
+describe("POST /v1/api-keys/{id}/rotate, concurrently", () => {
+  it("of five concurrent rotations of one key, one makes a successor; the others → 409", async () => {
+    const created = await call("/v1/api-keys", { body: { name: "raced", scopes: ["quizzes:read"] } });
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => call(`/v1/api-keys/${created.json.id}/rotate`, { method: "POST" })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409]);
+    const list = await call("/v1/api-keys?limit=100");
+    const successors = list.json.api_keys.filter((k: { name: string }) => k.name === "raced");
+    expect(successors).toHaveLength(2); // the old key and one successor
+  });
+});

@@ -1,7 +1,8 @@
 import type { z } from "@hono/zod-openapi";
-import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { type Row, refreshApiKeyCache } from "../../auth/api-keys";
 import { apiKeyUsage, apiKeys } from "../../db/schema";
+import { statement } from "../../db/statements";
 import { displayPrefix, generateApiKey } from "../../domain/credential-format";
 import type { Database } from "../../env";
 import { sha256Hex } from "../../lib/crypto";
@@ -85,10 +86,23 @@ export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, gr
   const graceEnd = new Date(Date.now() + graceSeconds * 1000).toISOString();
   const oldExpiry = old.expiresAt !== null && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
   const updated: Row = { ...old, expiresAt: oldExpiry, rotatedTo: row.id };
-  await db.batch([
-    db.insert(apiKeys).values(row),
-    db.update(apiKeys).set({ expiresAt: oldExpiry, rotatedTo: row.id }).where(eq(apiKeys.id, old.id)),
+  // The old key is claimed only while it is still unrotated and unrevoked, and the successor is
+  // inserted only where that claim stands: of two concurrent rotations, one makes a key.
+  const [claim] = await db.$client.batch([
+    statement(
+      db,
+      sql`UPDATE api_keys SET expires_at = ${oldExpiry}, rotated_to = ${row.id}
+          WHERE id = ${old.id} AND rotated_to IS NULL AND revoked_at IS NULL`,
+    ),
+    statement(
+      db,
+      sql`INSERT INTO api_keys (id, name, key_hash, prefix, scopes, created_at, expires_at)
+          SELECT ${row.id}, ${row.name}, ${row.keyHash}, ${row.prefix}, ${JSON.stringify(row.scopes)}, ${row.createdAt}, ${row.expiresAt}
+          WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ${old.id} AND rotated_to = ${row.id})`,
+    ),
   ]);
+  if (claim?.meta.changes !== 1)
+    throw conflict("already_rotated", "The key was rotated or revoked meanwhile; read it again.");
   await refreshApiKeyCache(kv, updated);
   return { ...serializeApiKey(row), key };
 }
