@@ -19,6 +19,20 @@ export interface ApiKeyRecord {
  */
 export const API_KEY_CACHE_TTL_SECONDS = 60;
 
+/**
+ * A verified record also stays in the isolate's memory this long, so that a warm request costs
+ * no KV read at all. It adds this much to the staleness bound of a change made elsewhere; a
+ * change made through this isolate replaces the memory copy at once.
+ */
+export const API_KEY_MEMORY_TTL_MS = 10_000;
+const MEMORY_CACHE_ENTRIES = 10_000;
+const memory = new Map<string, { record: ApiKeyRecord; until: number }>();
+
+function remember(hash: string, record: ApiKeyRecord) {
+  if (memory.size >= MEMORY_CACHE_ENTRIES) memory.delete(memory.keys().next().value as string);
+  memory.set(hash, { record, until: Date.now() + API_KEY_MEMORY_TTL_MS });
+}
+
 /** An unknown key is cached too, so that guessing does not reach D1 each time. */
 const UNKNOWN: ApiKeyRecord = { id: "", scopes: [], expires_at: null, revoked: true };
 
@@ -32,8 +46,9 @@ export const toRecord = (row: Row): ApiKeyRecord => ({
 });
 
 /**
- * Finds the key: one KV read when warm; on a miss one D1 query, then the record is written to
- * KV after the response (waitUntil). Returns null for unknown keys.
+ * Finds the key: from isolate memory when it was seen in the last API_KEY_MEMORY_TTL_MS, else
+ * one KV read; on a KV miss one D1 query, and the record is written to KV after the response
+ * (waitUntil). Returns null for unknown keys.
  */
 export async function lookupApiKey(
   kv: KVNamespace,
@@ -42,17 +57,24 @@ export async function lookupApiKey(
   waitUntil: (promise: Promise<unknown>) => void,
 ): Promise<ApiKeyRecord | null> {
   const hash = await sha256Hex(key);
+  const held = memory.get(hash);
+  if (held && held.until > Date.now()) return held.record.id ? held.record : null;
   const cacheKey = kvKeys.apiKey(hash);
   const cached = await kv.get<ApiKeyRecord>(cacheKey, "json");
-  if (cached) return cached.id ? cached : null;
+  if (cached) {
+    remember(hash, cached);
+    return cached.id ? cached : null;
+  }
   const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash));
   const record = row ? toRecord(row) : UNKNOWN;
+  remember(hash, record);
   waitUntil(kv.put(cacheKey, JSON.stringify(record), { expirationTtl: API_KEY_CACHE_TTL_SECONDS }));
   return row ? record : null;
 }
 
-/** Writes a changed key (revoked, rotated) through to the cache, so this location sees it at once. */
+/** Writes a changed key (revoked, rotated) through to both caches, so this isolate and location see it at once. */
 export function refreshApiKeyCache(kv: KVNamespace, row: Row): Promise<void> {
+  remember(row.keyHash, toRecord(row));
   return kv.put(kvKeys.apiKey(row.keyHash), JSON.stringify(toRecord(row)), {
     expirationTtl: API_KEY_CACHE_TTL_SECONDS,
   });

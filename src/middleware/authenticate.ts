@@ -61,8 +61,8 @@ async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
 }
 
 /**
- * The first step of the /v1 guard: finds the caller's credential (an API key costs one KV read
- * when warm, an access token one KV read) and sets `c.var.credential`, or remembers why there
+ * The first step of the /v1 guard: finds the caller's credential (an API key costs nothing when
+ * this isolate saw it in the last 10 s, else one KV read; an access token one KV read) and sets `c.var.credential`, or remembers why there
  * is none, so that the rate limiter can count the caller by credential or by IP before
  * `requireCredential` refuses it. Also counts each API key's use (written behind, see usage.ts).
  */
