@@ -1,9 +1,8 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type * as schema from "./db/schema";
 import type { ApiError } from "./lib/errors";
 
 /** drizzle over D1; `$client` is the D1 binding itself, for batches of raw statements. */
-export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database };
+export type Database = DrizzleD1Database & { $client: D1Database };
 
 /** The authenticated caller of a `/v1` request. */
 export interface Credential {
