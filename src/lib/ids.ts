@@ -30,5 +30,7 @@ export function isId(kind: IdKind, value: string): boolean {
 
 /** A string schema for ids of one kind, with an example for the OpenAPI document. */
 export function idSchema(kind: IdKind) {
-  return z.string().regex(patterns[kind]).openapi({ example: `${ID_PREFIX[kind]}_01kamz3f7c9n0p8s6e5vwx2y4r` });
+  // The pattern fixes the length; maxLength says so to clients and linters that do not read patterns.
+  const length = ID_PREFIX[kind].length + 1 + 26;
+  return z.string().regex(patterns[kind]).openapi({ maxLength: length, example: `${ID_PREFIX[kind]}_01kamz3f7c9n0p8s6e5vwx2y4r` });
 }

@@ -9,23 +9,74 @@ details (application/problem+json) with a stable \`code\`, except on /oauth/*, w
 RFC 6749 §5.2. Every /v1 answer carries RateLimit-Policy and RateLimit headers; every POST under
 /v1 accepts an Idempotency-Key.`;
 
-type Operation = {
-  parameters?: unknown[];
-  responses?: Record<string, { headers?: Record<string, unknown> }>;
-};
+type Response = { description?: string; headers?: Record<string, unknown>; content?: unknown };
+type Operation = { parameters?: unknown[]; responses?: Record<string, Response> };
 
 const METHODS = ["get", "put", "post", "patch", "delete"] as const;
 
+const TAGS = [
+  { name: "Quizzes", description: "Quizzes and their settings." },
+  { name: "Questions", description: "A quiz's questions, in order." },
+  { name: "Users", description: "The people who take quizzes." },
+  { name: "Submissions", description: "Attempts at a quiz: answers, grading (exactly once) and results." },
+  { name: "Analytics", description: "Aggregates of graded submissions, per quiz and per user." },
+  { name: "Authentication", description: "Checking a credential." },
+  { name: "API keys", description: "Keys, rotation and usage (scope admin)." },
+  { name: "OAuth clients", description: "Clients of the client-credentials grant (scope admin)." },
+  { name: "OAuth", description: "The OAuth 2.0 authorization server (RFC 6749, 7009, 7662, 8414)." },
+  { name: "Service", description: "Liveness." },
+];
+
+const problem = (description: string): Response => ({
+  description,
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+});
+const oauthProblem = (description: string): Response => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthError" } } },
+});
+
+/**
+ * Answers that middleware can give on any operation, whatever the route declares: the guard of
+ * /v1 (conflicting credentials), the body guard (413/415, whenever a body is sent), the
+ * idempotency middleware (409 on POST), and the one error handler (500).
+ */
+const CONFLICTING_CREDENTIALS =
+  "X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key).";
+const IDEMPOTENCY_CONFLICT = "The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress).";
+const BODY_TOO_LARGE = "The body is larger than 1 MiB.";
+const NOT_JSON = "A body was sent that is not application/json.";
+const INTERNAL = "An unexpected error; the answer names only the request id (internal_error), the log has the rest.";
+
+/** Which environment the document describes (OWASP API9 asks servers to say). */
+const environment = (origin: string) =>
+  /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin) ? "local" : "production";
+
+/** OWASP API4: integers say their width; int32 when the bounds fit in it. */
+function addIntegerFormats(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(addIntegerFormats);
+  if (!node || typeof node !== "object") return;
+  const schema = node as Record<string, unknown>;
+  const type = schema.type;
+  if ((type === "integer" || (Array.isArray(type) && type.includes("integer"))) && schema.format === undefined) {
+    const fits = (v: unknown) => typeof v === "number" && Math.abs(v) <= 2 ** 31 - 1;
+    schema.format = fits(schema.minimum ?? schema.exclusiveMinimum) && fits(schema.maximum ?? schema.exclusiveMaximum) ? "int32" : "int64";
+  }
+  for (const value of Object.values(schema)) addIntegerFormats(value);
+}
+
 /**
  * The generated document, plus what middleware adds to every operation and zod routes cannot
- * declare one by one: the Idempotency-Key parameter of POSTs under /v1, and the rate-limit and
- * request-id headers of every answer.
+ * declare one by one: the Idempotency-Key parameter of POSTs under /v1, the answers of the
+ * middleware (see above), and the rate-limit and request-id headers of every answer.
  */
 export function openApiDocument(app: OpenAPIHono<any, any, any>, origin: string) {
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: { title: "Quiz API", version: "1.0.0", description: DESCRIPTION },
-    servers: [{ url: origin }],
+    // x-internal: an API for other applications, not only for this organisation's own (OWASP API9).
+    servers: [{ url: origin, description: `This deployment (${environment(origin)}).`, "x-internal": false } as { url: string }],
+    tags: TAGS,
   });
   document.components ??= {};
   document.components.parameters = {
@@ -35,28 +86,47 @@ export function openApiDocument(app: OpenAPIHono<any, any, any>, origin: string)
       in: "header",
       required: false,
       description: `1–255 visible ASCII characters. The same key with the same request within ${IDEMPOTENCY_TTL_SECONDS / 3600} h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress.`,
-      schema: { type: "string", minLength: 1, maxLength: 255 },
+      schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
     },
   };
   document.components.headers = {
     ...document.components.headers,
-    "X-Request-Id": { description: "The request's id (the caller's, if sane), also in problem bodies.", schema: { type: "string" } },
-    RateLimit: { description: 'Remaining requests and seconds to reset: "default";r=599;t=42.', schema: { type: "string" } },
-    "RateLimit-Policy": { description: 'The policy: "default";q=600;w=60.', schema: { type: "string" } },
-    "Retry-After": { description: "Seconds to wait (429 only).", schema: { type: "integer" } },
+    "X-Request-Id": { description: "The request's id (the caller's, if sane), also in problem bodies.", schema: { type: "string", maxLength: 255 } },
+    RateLimit: { description: 'Remaining requests and seconds to reset: "default";r=599;t=42.', schema: { type: "string", maxLength: 100 } },
+    "RateLimit-Policy": { description: 'The policy: "default";q=600;w=60.', schema: { type: "string", maxLength: 100 } },
+    "Retry-After": { description: "Seconds to wait (429 only).", schema: { type: "integer", minimum: 0, maximum: 86_400 } },
   };
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = (item as Record<string, Operation | undefined>)[method];
       if (!operation) continue;
       const v1 = path.startsWith("/v1/");
-      if (v1 && method === "post")
-        operation.parameters = [...(operation.parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      const oauth = path.startsWith("/oauth/");
+      const responses = (operation.responses ??= {});
+      const ensure = (status: string, response: Response) => {
+        responses[status] ??= response;
+      };
+      if (v1) {
+        ensure("400", problem(CONFLICTING_CREDENTIALS));
+        if (method !== "get") {
+          ensure("413", problem(BODY_TOO_LARGE));
+          ensure("415", problem(NOT_JSON));
+        }
+        if (method === "post") {
+          operation.parameters = [...(operation.parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
+          const conflict = responses["409"];
+          if (conflict) conflict.description = `${conflict.description} Or: ${IDEMPOTENCY_CONFLICT}`;
+          else ensure("409", problem(IDEMPOTENCY_CONFLICT));
+        }
+      }
+      ensure("500", oauth ? oauthProblem(`server_error: ${INTERNAL}`) : problem(INTERNAL));
+      // /oauth/token is rate limited per client IP, and says so in the same headers as /v1.
+      const limited = v1 || path === "/oauth/token";
+      for (const [status, response] of Object.entries(responses)) {
         response.headers = {
           ...response.headers,
           "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
-          ...(v1
+          ...(limited
             ? {
                 RateLimit: { $ref: "#/components/headers/RateLimit" },
                 "RateLimit-Policy": { $ref: "#/components/headers/RateLimit-Policy" },
@@ -67,5 +137,6 @@ export function openApiDocument(app: OpenAPIHono<any, any, any>, origin: string)
       }
     }
   }
+  addIntegerFormats(document);
   return document;
 }

@@ -24,7 +24,7 @@ export const ProblemSchema = z
   .openapi("Problem");
 
 const ERROR_DESCRIPTIONS = {
-  400: "Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor.",
+  400: "Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials.",
   401: "Missing, invalid or expired credentials.",
   403: "The credential lacks the scope this operation needs.",
   404: "No such resource (also for ids of the wrong shape).",

@@ -75,7 +75,9 @@ function buildTable(routes: KnownRoute[]) {
     byPath.set(path, methods);
   }
   return [...byPath].map(([path, methods]) => ({
-    pattern: new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`),
+    // Exactly the paths the router serves (it is strict: /v1/quizzes/ is not /v1/quizzes), so that a
+    // method a route allows is never answered 405 on a near-miss path.
+    pattern: new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")}$`),
     methods,
   }));
 }

@@ -13,15 +13,20 @@ export const QuizAnalytics = z
     score_distribution: z
       .array(z.object({ from: z.number(), to: z.number(), count: z.number().int() }))
       .openapi({ description: "Ten buckets: [0,10), [10,20), …, [90,100] (the last includes 100)." }),
-    questions: z.array(
-      z.object({
-        question_id: idSchema("question"),
-        attempts: z.number().int(),
-        correct_count: z.number().int(),
-        correct_rate: z.number().openapi({ description: "correct_count / attempts, 0 when there are none." }),
-        avg_points: z.number(),
+    questions: z
+      .array(
+        z.object({
+          question_id: idSchema("question"),
+          attempts: z.number().int(),
+          correct_count: z.number().int(),
+          correct_rate: z.number().openapi({ description: "correct_count / attempts, 0 when there are none." }),
+          avg_points: z.number(),
+        }),
+      )
+      .openapi({
+        description:
+          "The quiz's questions in order, then any question deleted after it was graded: graded results keep it, so the analytics do too.",
       }),
-    ),
   })
   .openapi("QuizAnalytics");
 

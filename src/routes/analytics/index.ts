@@ -7,6 +7,7 @@ import { QuizAnalytics, UserAnalytics } from "./analytics.schemas";
 const tags = ["Analytics"];
 
 export const getQuizAnalytics = createRoute({
+  operationId: "getQuizAnalytics",
   method: "get",
   path: "/quiz/{id}",
   tags,
@@ -18,6 +19,7 @@ export const getQuizAnalytics = createRoute({
 });
 
 export const getUserAnalytics = createRoute({
+  operationId: "getUserAnalytics",
   method: "get",
   path: "/user/{id}",
   tags,

@@ -8,6 +8,7 @@ const tags = ["API keys"];
 const Params = z.object({ id: idSchema("apiKey") });
 
 export const listApiKeys = createRoute({
+  operationId: "listApiKeys",
   method: "get",
   path: "/",
   tags,
@@ -21,6 +22,7 @@ export const listApiKeys = createRoute({
 });
 
 export const createApiKey = createRoute({
+  operationId: "createApiKey",
   method: "post",
   path: "/",
   tags,
@@ -34,6 +36,7 @@ export const createApiKey = createRoute({
 });
 
 export const getApiKey = createRoute({
+  operationId: "getApiKey",
   method: "get",
   path: "/{id}",
   tags,
@@ -44,6 +47,7 @@ export const getApiKey = createRoute({
 });
 
 export const rotateApiKey = createRoute({
+  operationId: "rotateApiKey",
   method: "post",
   path: "/{id}/rotate",
   tags,
@@ -62,6 +66,7 @@ export const rotateApiKey = createRoute({
 });
 
 export const revokeApiKey = createRoute({
+  operationId: "revokeApiKey",
   method: "delete",
   path: "/{id}",
   tags,
@@ -73,6 +78,7 @@ export const revokeApiKey = createRoute({
 });
 
 export const getApiKeyUsage = createRoute({
+  operationId: "getApiKeyUsage",
   method: "get",
   path: "/{id}/usage",
   tags,

@@ -10,7 +10,7 @@ export const ScopeList = z
   .min(1)
   .max(SCOPES.length)
   .refine((scopes) => new Set(scopes).size === scopes.length, { message: "Scopes must be unique." })
-  .openapi({ example: ["quizzes:read", "submissions:write"] });
+  .openapi({ uniqueItems: true, example: ["quizzes:read", "submissions:write"] });
 
 export const ApiKeyCreate = z
   .strictObject({
@@ -23,7 +23,8 @@ export const ApiKeyCreate = z
       .refine((at) => Date.parse(at) > Date.now(), { message: "expires_at must be in the future." })
       .overwrite((at) => new Date(at).toISOString())
       .nullable()
-      .optional(),
+      .optional()
+      .openapi({ maxLength: 40, example: "2027-06-30T00:00:00.000Z" }),
   })
   .openapi("ApiKeyCreate");
 

@@ -16,6 +16,7 @@ const Verification = z
   .openapi("Verification");
 
 export const verify = createRoute({
+  operationId: "verify",
   method: "get",
   path: "/verify",
   tags: ["Authentication"],

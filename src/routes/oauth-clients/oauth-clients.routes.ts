@@ -8,6 +8,7 @@ const tags = ["OAuth clients"];
 const Params = z.object({ id: idSchema("oauthClient") });
 
 export const listClients = createRoute({
+  operationId: "listClients",
   method: "get",
   path: "/",
   tags,
@@ -21,6 +22,7 @@ export const listClients = createRoute({
 });
 
 export const createClient = createRoute({
+  operationId: "createClient",
   method: "post",
   path: "/",
   tags,
@@ -34,6 +36,7 @@ export const createClient = createRoute({
 });
 
 export const getClient = createRoute({
+  operationId: "getClient",
   method: "get",
   path: "/{id}",
   tags,
@@ -44,6 +47,7 @@ export const getClient = createRoute({
 });
 
 export const rotateSecret = createRoute({
+  operationId: "rotateSecret",
   method: "post",
   path: "/{id}/rotate-secret",
   tags,
@@ -58,6 +62,7 @@ export const rotateSecret = createRoute({
 });
 
 export const deleteClient = createRoute({
+  operationId: "deleteClient",
   method: "delete",
   path: "/{id}",
   tags,

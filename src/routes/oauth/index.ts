@@ -23,7 +23,9 @@ for (const route of posts) oauthRouter.openAPIRegistry.registerPath(route);
 oauthRouter
   .post(routes.token.path, handlers.token)
   .post(routes.revoke.path, handlers.revoke)
-  .post(routes.introspect.path, handlers.introspect)
-  // Without this, a wrong method would get the app's 405 problem body; /oauth/* answers RFC 6749 errors.
-  .on(["GET", "PUT", "PATCH", "DELETE"], posts.map((r) => r.path), handlers.methodNotAllowed);
+  .post(routes.introspect.path, handlers.introspect);
+// Every other method (OPTIONS, HEAD, PROPFIND, … too): without this, a wrong method would get the
+// app's 405 problem body, whose Allow would list the methods registered here; /oauth/* answers
+// RFC 6749 errors with Allow: POST.
+for (const route of posts) oauthRouter.all(route.path, handlers.methodNotAllowed);
 oauthRouter.openapi(routes.metadata, handlers.metadata);

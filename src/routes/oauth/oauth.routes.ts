@@ -36,8 +36,8 @@ const oauthError = (description: string) => ({
 });
 
 const noStore = {
-  "Cache-Control": { schema: { type: "string" as const, example: "no-store" } },
-  Pragma: { schema: { type: "string" as const, example: "no-cache" } },
+  "Cache-Control": { schema: { type: "string" as const, enum: ["no-store"] } },
+  Pragma: { schema: { type: "string" as const, enum: ["no-cache"] } },
 };
 
 const clientErrors = {
@@ -47,6 +47,7 @@ const clientErrors = {
 };
 
 export const token = createRoute({
+  operationId: "token",
   method: "post",
   path: "/oauth/token",
   tags,
@@ -62,10 +63,12 @@ export const token = createRoute({
     400: oauthError(
       "invalid_request, invalid_grant (refresh token unknown, expired, reused or revoked), unsupported_grant_type or invalid_scope.",
     ),
+    429: oauthError("temporarily_unavailable: too many token requests from this client IP; retry after Retry-After seconds."),
   },
 });
 
 export const revoke = createRoute({
+  operationId: "revoke",
   method: "post",
   path: "/oauth/revoke",
   tags,
@@ -79,6 +82,7 @@ export const revoke = createRoute({
 });
 
 export const introspect = createRoute({
+  operationId: "introspect",
   method: "post",
   path: "/oauth/introspect",
   tags,
@@ -92,6 +96,7 @@ export const introspect = createRoute({
 });
 
 export const metadata = createRoute({
+  operationId: "metadata",
   method: "get",
   path: "/.well-known/oauth-authorization-server",
   tags,

@@ -2,18 +2,21 @@ import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
 import { SCOPES } from "../../lib/scopes";
 import { OAUTH_ERROR_CODES } from "./oauth-errors";
+import { MAX_OAUTH_BODY_BYTES } from "./oauth-params";
+
+/** Parameters are parsed by hand (oauth-params.ts); what bounds their length is the body limit. */
+const param = () => z.string().openapi({ maxLength: MAX_OAUTH_BODY_BYTES });
 
 const clientCredentialFields = {
   client_id: idSchema("oauthClient")
     .optional()
     .openapi({ description: "client_secret_post: the client id, sent with client_secret instead of HTTP Basic." }),
-  client_secret: z
-    .string()
+  client_secret: param()
     .optional()
     .openapi({ description: "client_secret_post: the client secret. Never together with an Authorization header." }),
 };
 
-const scopeField = z.string().optional().openapi({
+const scopeField = param().optional().openapi({
   description: "Space-delimited scopes, each one the client holds. Omitted: all of them (or, on refresh, all of the grant's).",
   example: "quizzes:read submissions:read",
 });
@@ -22,7 +25,7 @@ export const TokenRequest = z
   .object({
     grant_type: z.enum(["client_credentials", "refresh_token"]),
     scope: scopeField,
-    refresh_token: z.string().optional().openapi({ description: "Required with grant_type=refresh_token.", example: "qz_rt_…" }),
+    refresh_token: param().optional().openapi({ description: "Required with grant_type=refresh_token.", example: "qz_rt_…" }),
     ...clientCredentialFields,
   })
   .openapi("TokenRequest");
@@ -42,7 +45,7 @@ export const TokenResponse = z
 
 export const TokenActionRequest = z
   .object({
-    token: z.string().openapi({ description: "An access or refresh token of this client.", example: "qz_at_…" }),
+    token: param().openapi({ description: "An access or refresh token of this client.", example: "qz_at_…" }),
     token_type_hint: z.enum(["access_token", "refresh_token"]).optional().openapi({
       description: "Optional; tokens carry their kind in their prefix, so the hint is not needed.",
     }),
@@ -65,7 +68,8 @@ export const IntrospectionResponse = z
 
 export const OAuthErrorBody = z
   .object({
-    error: z.enum(OAUTH_ERROR_CODES),
+    // temporarily_unavailable: /oauth/token's rate limit (RFC 6749 §4.1.2.1), answered by middleware.
+    error: z.enum([...OAUTH_ERROR_CODES, "temporarily_unavailable"]),
     error_description: z.string(),
   })
   .openapi("OAuthError", { description: "RFC 6749 §5.2 error body (not a problem detail)." });

@@ -9,6 +9,7 @@ const QuizParams = z.object({ id: idSchema("quiz") });
 const QuestionParams = z.object({ id: idSchema("quiz"), question_id: idSchema("question") });
 
 export const listQuestions = createRoute({
+  operationId: "listQuestions",
   method: "get",
   path: "/{id}/questions",
   tags,
@@ -22,6 +23,7 @@ export const listQuestions = createRoute({
 });
 
 export const createQuestion = createRoute({
+  operationId: "createQuestion",
   method: "post",
   path: "/{id}/questions",
   tags,
@@ -35,6 +37,7 @@ export const createQuestion = createRoute({
 });
 
 export const getQuestion = createRoute({
+  operationId: "getQuestion",
   method: "get",
   path: "/{id}/questions/{question_id}",
   tags,
@@ -45,6 +48,7 @@ export const getQuestion = createRoute({
 });
 
 export const updateQuestion = createRoute({
+  operationId: "updateQuestion",
   method: "patch",
   path: "/{id}/questions/{question_id}",
   tags,
@@ -60,6 +64,7 @@ export const updateQuestion = createRoute({
 });
 
 export const deleteQuestion = createRoute({
+  operationId: "deleteQuestion",
   method: "delete",
   path: "/{id}/questions/{question_id}",
   tags,

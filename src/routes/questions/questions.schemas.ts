@@ -14,7 +14,8 @@ export type QuestionType = (typeof QUESTION_TYPES)[number];
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optionId = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, "Option ids are 1–64 characters of A–Z, a–z, 0–9, _ and -.");
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "Option ids are 1–64 characters of A–Z, a–z, 0–9, _ and -.")
+  .openapi({ maxLength: 64 });
 
 const points = z
   .number()
@@ -86,7 +87,7 @@ const MultipleChoiceInput = z
     type: z.literal("multiple_choice"),
     ...common,
     options,
-    correct_option_ids: z.array(optionId).min(1).max(MAX_OPTIONS),
+    correct_option_ids: z.array(optionId).min(1).max(MAX_OPTIONS).openapi({ uniqueItems: true }),
     scoring: z.enum(["all_or_nothing", "partial"]).default("all_or_nothing"),
   })
   .superRefine((q, ctx) => {

@@ -8,6 +8,7 @@ const tags = ["Quizzes"];
 const Params = z.object({ id: idSchema("quiz") });
 
 export const listQuizzes = createRoute({
+  operationId: "listQuizzes",
   method: "get",
   path: "/",
   tags,
@@ -21,6 +22,7 @@ export const listQuizzes = createRoute({
 });
 
 export const createQuiz = createRoute({
+  operationId: "createQuiz",
   method: "post",
   path: "/",
   tags,
@@ -34,6 +36,7 @@ export const createQuiz = createRoute({
 });
 
 export const getQuiz = createRoute({
+  operationId: "getQuiz",
   method: "get",
   path: "/{id}",
   tags,
@@ -44,6 +47,7 @@ export const getQuiz = createRoute({
 });
 
 export const updateQuiz = createRoute({
+  operationId: "updateQuiz",
   method: "patch",
   path: "/{id}",
   tags,
@@ -57,6 +61,7 @@ export const updateQuiz = createRoute({
 });
 
 export const deleteQuiz = createRoute({
+  operationId: "deleteQuiz",
   method: "delete",
   path: "/{id}",
   tags,

@@ -10,6 +10,7 @@ const SubmissionPage = z.object({ submissions: z.array(Submission), next_cursor:
 
 /** Mounted under /v1/quizzes. */
 export const createSubmission = createRoute({
+  operationId: "createSubmission",
   method: "post",
   path: "/{id}/submissions",
   tags,
@@ -26,6 +27,7 @@ export const createSubmission = createRoute({
 
 /** Mounted under /v1/quizzes. */
 export const listQuizSubmissions = createRoute({
+  operationId: "listQuizSubmissions",
   method: "get",
   path: "/{id}/submissions",
   tags,
@@ -37,6 +39,7 @@ export const listQuizSubmissions = createRoute({
 
 /** Mounted under /v1/users. */
 export const listUserSubmissions = createRoute({
+  operationId: "listUserSubmissions",
   method: "get",
   path: "/{id}/submissions",
   tags,
@@ -47,6 +50,7 @@ export const listUserSubmissions = createRoute({
 });
 
 export const getSubmission = createRoute({
+  operationId: "getSubmission",
   method: "get",
   path: "/{id}",
   tags,
@@ -57,6 +61,7 @@ export const getSubmission = createRoute({
 });
 
 export const replaceAnswers = createRoute({
+  operationId: "replaceAnswers",
   method: "put",
   path: "/{id}/answers",
   tags,
@@ -70,6 +75,7 @@ export const replaceAnswers = createRoute({
 });
 
 export const gradeSubmission = createRoute({
+  operationId: "gradeSubmission",
   method: "post",
   path: "/{id}/grade",
   tags,
@@ -82,6 +88,7 @@ export const gradeSubmission = createRoute({
 });
 
 export const getResults = createRoute({
+  operationId: "getResults",
   method: "get",
   path: "/{id}/results",
   tags,

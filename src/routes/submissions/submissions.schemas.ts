@@ -3,8 +3,11 @@ import { idSchema } from "../../lib/ids";
 import { pageQuery } from "../../lib/pagination";
 import { MAX_QUESTIONS_PER_QUIZ, QUESTION_TYPES } from "../questions/questions.schemas";
 
+// nonoptional: zod 4 already refuses an object without the key; this makes the document say
+// `required` too (an unknown() alone is documented as optional).
 const Response = z
   .unknown()
+  .nonoptional()
   .openapi({
     description:
       "single_choice: an option id; multiple_choice: an array of option ids; true_false: a boolean; short_text: a string; numeric: a number.",

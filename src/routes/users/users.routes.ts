@@ -8,6 +8,7 @@ const tags = ["Users"];
 const Params = z.object({ id: idSchema("user") });
 
 export const listUsers = createRoute({
+  operationId: "listUsers",
   method: "get",
   path: "/",
   tags,
@@ -21,6 +22,7 @@ export const listUsers = createRoute({
 });
 
 export const createUser = createRoute({
+  operationId: "createUser",
   method: "post",
   path: "/",
   tags,
@@ -34,6 +36,7 @@ export const createUser = createRoute({
 });
 
 export const getUser = createRoute({
+  operationId: "getUser",
   method: "get",
   path: "/{id}",
   tags,
@@ -44,6 +47,7 @@ export const getUser = createRoute({
 });
 
 export const updateUser = createRoute({
+  operationId: "updateUser",
   method: "patch",
   path: "/{id}",
   tags,
@@ -57,6 +61,7 @@ export const updateUser = createRoute({
 });
 
 export const deleteUser = createRoute({
+  operationId: "deleteUser",
   method: "delete",
   path: "/{id}",
   tags,

@@ -6,7 +6,7 @@ export const ROLES = ["student", "instructor", "admin"] as const;
 
 const name = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });
 // RFC 5321 caps an address at 254 characters.
-const email = z.string().trim().max(254).pipe(z.email()).openapi({ example: "ada@example.com" });
+const email = z.string().trim().max(254).pipe(z.email()).openapi({ format: "email", example: "ada@example.com" });
 const role = z.enum(ROLES).openapi({ example: "student" });
 
 export const UserCreate = z.strictObject({ name, email, role: role.default("student") }).openapi("UserCreate");

@@ -1,0 +1,42 @@
+import { describe, expect, inject, it } from "vitest";
+import { formatSummary, runFuzz } from "./fuzz/run";
+
+/**
+ * Fuzzing driven by the OpenAPI document (test/fuzz/): for every operation, fast-check
+ * generates valid requests and near misses, and every answer is checked against CONTRACT §1.
+ * In CI: a fixed seed and budget. `npm run fuzz -- --runs N [--seed S]` runs a larger one
+ * (scripts/fuzz.ts passes them in with vitest's provide/inject).
+ */
+declare module "vitest" {
+  export interface ProvidedContext {
+    fuzzRuns?: number;
+    fuzzSeed?: number;
+  }
+}
+
+const RUNS = inject("fuzzRuns") ?? 2400;
+const SEED = inject("fuzzSeed") ?? 20261122;
+/** About 25 ms a request at worst on the CI machine, plus seeding. */
+const TIMEOUT_MS = 60_000 + RUNS * 25;
+
+describe("the API under fuzzing (OpenAPI-driven)", () => {
+  it(`answers ${RUNS} generated requests (seed ${SEED}) as the contract says`, { timeout: TIMEOUT_MS }, async () => {
+    // Every request writes a log line; thousands of them would bury the summary.
+    const log = console.log;
+    console.log = (...args: unknown[]) => {
+      if (typeof args[0] === "string" && args[0].startsWith('{"level":"info","message":"request"')) return;
+      log(...args);
+    };
+    let summary;
+    try {
+      summary = await runFuzz({ runs: RUNS, seed: SEED });
+    } finally {
+      console.log = log;
+    }
+    console.log(formatSummary(summary));
+    // For scripts/fuzz.ts, which prints the summary itself.
+    if (inject("fuzzRuns") !== undefined) console.log(`FUZZ_SUMMARY_JSON ${JSON.stringify(summary)}`);
+    expect(summary.sent).toBeGreaterThanOrEqual(Math.min(RUNS, 2000));
+    expect(summary.failureCount, "failing answers (see the summary above)").toBe(0);
+  });
+});
