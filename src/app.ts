@@ -7,7 +7,7 @@ import { createRouter, jsonResponse } from "./lib/openapi";
 import { openApiDocument } from "./lib/openapi-document";
 import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { authenticate, requireCredential } from "./middleware/authenticate";
-import { rateLimit, rateLimitTokenEndpoint } from "./middleware/rate-limit";
+import { rateLimit, rateLimitOAuthEndpoints } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { cacheControl, corsFromAllowList } from "./middleware/security-headers";
 import { idempotency } from "./middleware/idempotency";
@@ -55,7 +55,8 @@ app.use(async (c, next) => {
 app.use("/v1/*", authenticate());
 app.use("/v1/*", rateLimit());
 app.use("/v1/*", requireCredential());
-app.use("/oauth/token", rateLimitTokenEndpoint());
+// Every OAuth endpoint authenticates clients by secret: all are counted per IP, to slow guessing.
+app.use("/oauth/*", rateLimitOAuthEndpoints());
 app.use("/v1/*", jsonBodyGuard());
 app.use("/v1/*", idempotency());
 

@@ -252,3 +252,16 @@ describe("identifiers and timestamps", () => {
     expect(user.json.id).toMatch(/^user_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
   });
 });
+
+describe("limit is a plain whole number", () => {
+  it.each(["1e2", "0x10", "+5", "5.0", " 5", "-1", "0", "101", ""])("limit=%j → 400", async (limit) => {
+    const res = await call(`/v1/quizzes?limit=${encodeURIComponent(limit)}`);
+    const problem = expectProblem(res, 400, "validation_failed");
+    expect(problem.errors?.[0]?.path).toBe("query.limit");
+  });
+
+  it("limit=100 and limit=007 are accepted", async () => {
+    expect((await call("/v1/quizzes?limit=100")).status).toBe(200);
+    expect((await call("/v1/quizzes?limit=007")).status).toBe(200);
+  });
+});

@@ -115,6 +115,23 @@ describe("rate limit on /oauth/token", () => {
   });
 });
 
+describe("rate limit on /oauth/revoke and /oauth/introspect", () => {
+  it("shares the per-IP token policy: secret guessing there is slowed too", async () => {
+    const vars = { TOKEN_RATE_LIMIT_REQUESTS: "2" };
+    const post = () => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": "198.51.100.9" },
+      body: "token=x&client_id=cli_00000000000000000000000000&client_secret=nope",
+    });
+    await freshWindow(60);
+    expect((await fetchWith(vars, "/oauth/revoke", post())).status).toBe(401);
+    expect((await fetchWith(vars, "/oauth/introspect", post())).status).toBe(401);
+    const limited = await fetchWith(vars, "/oauth/revoke", post());
+    expect(limited.status).toBe(429);
+    expect(limited.json.error).toBe("temporarily_unavailable");
+  });
+});
+
 describe("KV cost of the limiter", () => {
   it("1 000 requests in one second for one credential: one KV read and at most 2 KV writes for its counter", async () => {
     const counted = countingEnv(env);

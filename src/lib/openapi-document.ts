@@ -120,8 +120,8 @@ export function openApiDocument(app: OpenAPIHono<any, any, any>, origin: string)
         }
       }
       ensure("500", oauth ? oauthProblem(`server_error: ${INTERNAL}`) : problem(INTERNAL));
-      // /oauth/token is rate limited per client IP, and says so in the same headers as /v1.
-      const limited = v1 || path === "/oauth/token";
+      // The OAuth endpoints are rate limited per client IP, and say so in the same headers as /v1.
+      const limited = v1 || oauth;
       for (const [status, response] of Object.entries(responses)) {
         response.headers = {
           ...response.headers,

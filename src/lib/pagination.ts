@@ -44,13 +44,15 @@ export function decodeCursor<K extends SortKind>(cursor: string, kind: K): (K ex
 /** `limit` and `cursor` query parameters for a list of resources of one kind. */
 export function pageQuery<K extends SortKind>(kind: K) {
   return {
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_PAGE_SIZE)
-      .default(DEFAULT_PAGE_SIZE)
-      .openapi({ description: `Page size, 1–${MAX_PAGE_SIZE}.`, example: DEFAULT_PAGE_SIZE }),
+    // Plain decimal digits only: Number() would also take "1e2", "0x10" and "+5".
+    limit: z
+      .string()
+      .regex(/^[0-9]{1,3}$/, `Expected a whole number from 1 to ${MAX_PAGE_SIZE}.`)
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(MAX_PAGE_SIZE))
+      .optional()
+      .transform((limit) => limit ?? DEFAULT_PAGE_SIZE)
+      .openapi({ type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Page size, 1–${MAX_PAGE_SIZE}.`, example: DEFAULT_PAGE_SIZE }),
     cursor: z
       .string()
       .optional()

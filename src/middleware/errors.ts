@@ -10,6 +10,23 @@ export function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
   });
 }
 
+/**
+ * Logs an error no handler expected, with the request id the caller was given, so that a 500
+ * can be traced. Never the request's headers or body: they may carry credentials.
+ */
+export function logUnexpectedError(c: Context<AppEnv>, err: unknown): void {
+  console.error(
+    JSON.stringify({
+      level: "error",
+      request_id: c.get("requestId"),
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    }),
+  );
+}
+
 /** The one error path: ApiErrors become problem bodies; anything else is logged and becomes a bare 500. */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return problemResponse(c, err);
@@ -25,16 +42,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
       ),
     );
   }
-  console.error(
-    JSON.stringify({
-      level: "error",
-      request_id: c.get("requestId"),
-      method: c.req.method,
-      path: new URL(c.req.url).pathname,
-      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-      stack: err instanceof Error ? err.stack : undefined,
-    }),
-  );
+  logUnexpectedError(c, err);
   return problemResponse(c, new ApiError(500, "internal_error", "An unexpected error occurred; quote the request id."));
 };
 

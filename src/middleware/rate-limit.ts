@@ -49,8 +49,11 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** /oauth/token, per client IP, answering in RFC 6749 form (temporarily_unavailable). */
-export function rateLimitTokenEndpoint(): MiddlewareHandler<AppEnv> {
+/**
+ * /oauth/token, /oauth/revoke and /oauth/introspect, per client IP under one "token" policy,
+ * answering in RFC 6749 form (temporarily_unavailable).
+ */
+export function rateLimitOAuthEndpoints(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const policy = policies(c.env).token;
     const { decision } = await hit(c, `ip:${clientIp(c)}`, policy);

@@ -1,6 +1,7 @@
 import type { Context, Handler } from "hono";
 import type { AppEnv } from "../../env";
 import { REALM } from "../../middleware/authenticate";
+import { logUnexpectedError } from "../../middleware/errors";
 
 /**
  * The OAuth endpoints answer errors in RFC 6749 §5.2's shape, `{ error, error_description }`,
@@ -57,16 +58,7 @@ export function oauthEndpoint(handler: (c: Context<AppEnv>) => Promise<Response>
       return await handler(c);
     } catch (err) {
       if (err instanceof OAuthError) return oauthErrorResponse(c, err);
-      console.error(
-        JSON.stringify({
-          level: "error",
-          request_id: c.get("requestId"),
-          method: c.req.method,
-          path: new URL(c.req.url).pathname,
-          error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-          stack: err instanceof Error ? err.stack : undefined,
-        }),
-      );
+      logUnexpectedError(c, err);
       return oauthErrorResponse(c, new OAuthError("server_error", "An unexpected error occurred; quote the request id.", 500));
     }
   };

@@ -44,6 +44,7 @@ const clientErrors = {
   400: oauthError("invalid_request: a missing or repeated parameter, or a body that is neither form nor JSON."),
   401: oauthError("invalid_client: unknown client, wrong secret, or no client authentication (with WWW-Authenticate: Basic)."),
   413: oauthError("invalid_request: the body is larger than 16 KiB."),
+  429: oauthError("temporarily_unavailable: too many requests to the OAuth endpoints from this client IP; retry after Retry-After seconds."),
 };
 
 export const token = createRoute({
@@ -63,7 +64,6 @@ export const token = createRoute({
     400: oauthError(
       "invalid_request, invalid_grant (refresh token unknown, expired, reused or revoked), unsupported_grant_type or invalid_scope.",
     ),
-    429: oauthError("temporarily_unavailable: too many token requests from this client IP; retry after Retry-After seconds."),
   },
 });
 
