@@ -1,0 +1,7 @@
+/**
+ * The SQL drizzle generates for a page of quizzes (src/routes/quizzes/quizzes.queries.ts,
+ * listQuizzes, first page), which the baseline worker runs as is. The bench checks at start that
+ * the app still sends exactly this. (A module of its own: a worker's entry may export handlers only.)
+ */
+export const LIST_QUIZZES_SQL =
+  'select "id", "title", "description", "settings", "created_at", "updated_at", (SELECT count(*) FROM questions WHERE questions.quiz_id = quizzes.id) from "quizzes" order by "quizzes"."id" asc limit ?';

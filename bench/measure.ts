@@ -1,0 +1,69 @@
+// Load runs (autocannon, in the runner process) and binding-call counts (the counting worker).
+import { type Endpoint, COUNTING_HOST } from "./endpoints";
+import { BACKGROUND_SETTLE_MS, CONNECTIONS, COUNTED_REQUESTS, DURATION_SECONDS, ROUNDS, WARMUP_SECONDS, progress, sleep } from "./config";
+import { cpuSeconds, workerdPids } from "./cpu";
+import { request } from "./http";
+import type { LoadRunner } from "./load";
+import { type LoadSpec, itemAt } from "./load-spec";
+import { type CallCounts, type MeasuredRun, int, ms } from "./report";
+
+/**
+ * Load runs: a warm-up each, then rounds in which every endpoint runs once, so that drift (and
+ * the other processes on this machine) hits all of them alike; ratios are taken round by round.
+ */
+export async function measure(
+  runner: LoadRunner,
+  origin: string,
+  list: Pick<Endpoint, "key" | "method" | "headers" | "items">[],
+  starts: Map<string, number>,
+  rounds = ROUNDS,
+  seconds = DURATION_SECONDS,
+): Promise<Map<string, MeasuredRun[]>> {
+  const results = new Map<string, MeasuredRun[]>(list.map((e) => [e.key, []]));
+  const pids = workerdPids();
+  const once = async (e: (typeof list)[number], seconds: number) => {
+    const spec: LoadSpec = { origin, method: e.method, headers: e.headers, items: e.items, start: starts.get(e.key) ?? 0, connections: CONNECTIONS, durationSeconds: seconds };
+    const cpuBefore = cpuSeconds(pids);
+    const result = await runner.run(spec);
+    const cpuMsPerRequest = pids.length > 0 && result.total > 0 ? ((cpuSeconds(pids) - cpuBefore) * 1000) / result.total : Number.NaN;
+    starts.set(e.key, spec.start + result.itemsUsed);
+    return { ...result, cpuMsPerRequest };
+  };
+  for (const e of list) await once(e, WARMUP_SECONDS);
+  for (let round = 1; round <= rounds; round++) {
+    progress(`round ${round} of ${rounds}`);
+    // Every other round runs backwards, so that no endpoint always follows the same one.
+    for (const e of round % 2 === 1 ? list : [...list].reverse()) {
+      const r = await once(e, seconds);
+      results.get(e.key)?.push(r);
+      progress(
+        `  ${e.key.padEnd(18)} ${int(r.requestsPerSecond).padStart(6)} req/s  p50 ${ms(r.p50)} ms  workerd CPU ${ms(r.cpuMsPerRequest)} ms/req${r.non2xx ? `  non-2xx ${JSON.stringify(r.statuses)}` : ""}`,
+      );
+    }
+  }
+  return results;
+}
+
+/** Binding calls per request: COUNTED_REQUESTS one at a time through the counting worker. */
+export async function countCalls(origin: string, e: Pick<Endpoint, "key" | "label" | "method" | "headers" | "items">, starts: Map<string, number>): Promise<CallCounts> {
+  const admin = { host: COUNTING_HOST };
+  await request(origin, { method: "POST", path: "/__bench/reset", headers: admin });
+  const inRequest: Record<string, number> = {};
+  const start = starts.get(e.key) ?? 0;
+  const t0 = performance.now();
+  for (let k = 0; k < COUNTED_REQUESTS; k++) {
+    const item = itemAt(e, start + k);
+    const res = await request(origin, { method: e.method, path: item.path, headers: { ...e.headers, host: COUNTING_HOST }, body: item.body });
+    if (res.status >= 300) throw new Error(`${e.label} through the counting worker → ${res.status}: ${res.text.slice(0, 300)}`);
+    const counts = JSON.parse(String(res.headers["x-bench-counts"])) as Record<string, number>;
+    for (const [name, n] of Object.entries(counts)) inRequest[name] = (inRequest[name] ?? 0) + n;
+  }
+  const rps = COUNTED_REQUESTS / ((performance.now() - t0) / 1000);
+  starts.set(e.key, start + COUNTED_REQUESTS);
+  await sleep(BACKGROUND_SETTLE_MS);
+  const totals = (await request(origin, { method: "GET", path: "/__bench/counts", headers: admin })).json as Record<string, number> & {
+    prepared: Record<string, number>;
+  };
+  const background = Object.fromEntries(Object.entries(inRequest).map(([name, n]) => [name, (totals[name] ?? 0) - n]));
+  return { label: e.label, requests: COUNTED_REQUESTS, inRequest, background, rps, prepared: totals.prepared };
+}

@@ -1,0 +1,91 @@
+// npm run bench            the whole suite: bundle sizes, binding calls, throughput, analytics
+// npm run bench:analytics  the analytics read at 100 vs 100 000 submissions only
+//
+// Options: --rounds N (3), --duration S (5), --connections N (10), --keep (keep the temp state),
+// --out FILE (bench/results/latest.md). Prints Markdown to stdout (progress goes to stderr) and
+// writes it to the out file, replacing only the sections this run measured.
+// See bench/README.md for what is measured and how to read it.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { dirname, join } from "node:path";
+import { startLocalWorker } from "../scripts/local-worker";
+import { bundleBenchWorker, composition, projectBuild, wranglerBuild } from "./bundle";
+import { BENCH_VARS, RESULTS_FILE, args, progress, started } from "./config";
+import { BASELINE_HOST, COUNTING_HOST } from "./endpoints";
+import { closeAgent } from "./http";
+import { LoadRunner } from "./load";
+import { replaceSection } from "./report";
+import { benchDb, createAdminKey } from "./seed-bench";
+import { SQL_WORKER_HOST } from "./sql-client";
+import { analyticsSuite } from "./suite-analytics";
+import { type Workers, mainSuite } from "./suite-main";
+
+async function buildAndServe(full: boolean): Promise<Workers> {
+  const dir = mkdtempSync(join(os.tmpdir(), "quiz-bench-"));
+  try {
+    return await buildAndServeIn(dir, full);
+  } catch (error) {
+    if (!args.keep) rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function buildAndServeIn(dir: string, full: boolean): Promise<Workers> {
+  progress(`building (temp dir ${dir})`);
+  // Served: the bundle `npm run deploy` uploads.
+  const deployed = await projectBuild(join(dir, "deploy"), true, full);
+  const unminified = full ? await projectBuild(join(dir, "unminified"), false, false) : undefined;
+  const wranglerMinified = full ? wranglerBuild(join(dir, "wrangler-minified"), true) : undefined;
+  const parts = full ? await composition("src/index.ts") : undefined;
+  const extra = [
+    { name: "bench-sql", entry: "bench/sql-worker.ts", host: SQL_WORKER_HOST },
+    { name: "bench-counting", entry: "bench/counting-entry.ts", host: COUNTING_HOST },
+    ...(full ? [{ name: "bench-baseline", entry: "bench/baseline-worker.ts", host: BASELINE_HOST }] : []),
+  ];
+  const extraWorkers = [];
+  for (const w of extra)
+    extraWorkers.push({ name: w.name, host: w.host, scriptPath: await bundleBenchWorker(w.entry, join(dir, "workers", w.name, "index.js")) });
+  progress("starting Miniflare");
+  const worker = await startLocalWorker({ scriptPath: deployed.file, persistRoot: join(dir, "state"), vars: BENCH_VARS, quiet: true, extraWorkers });
+  return { worker, dir, deployed, unminified, wranglerMinified, parts };
+}
+
+async function main() {
+  const only = args.only;
+  if (only !== undefined && only !== "analytics") throw new Error(`--only takes "analytics", not ${only}`);
+  const full = only === undefined;
+  const loadBefore = os.loadavg();
+  const workers = await buildAndServe(full);
+  const runner = new LoadRunner();
+  const cleanup = async () => {
+    runner.close();
+    closeAgent();
+    await workers.worker.dispose();
+    if (!args.keep) rmSync(workers.dir, { recursive: true, force: true });
+  };
+  process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
+  try {
+    let doc = existsSync(RESULTS_FILE)
+      ? readFileSync(RESULTS_FILE, "utf8")
+      : "# Benchmark results\n\nWritten by `npm run bench` (and, for its section, `npm run bench:analytics`); see bench/README.md.\n";
+    let adminKey: string;
+    if (full) {
+      const main = await mainSuite(workers, runner, loadBefore);
+      process.stdout.write(`${main}\n\n`);
+      doc = replaceSection(doc, "bench:main", main);
+      adminKey = await createAdminKey(await benchDb(workers.worker));
+    } else {
+      adminKey = await createAdminKey(await benchDb(workers.worker));
+    }
+    const analytics = await analyticsSuite(workers.worker, runner, adminKey, loadBefore);
+    process.stdout.write(`${analytics}\n`);
+    doc = replaceSection(doc, "bench:analytics", analytics);
+    mkdirSync(dirname(RESULTS_FILE), { recursive: true });
+    writeFileSync(RESULTS_FILE, doc);
+    progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${RESULTS_FILE}`);
+  } finally {
+    await cleanup();
+  }
+}
+
+await main();

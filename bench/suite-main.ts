@@ -1,0 +1,140 @@
+// The main suite: throughput of each endpoint against the bare baseline, binding calls per
+// request, bundle sizes.
+import type { LocalWorker } from "../scripts/local-worker";
+import type { BundleSize } from "./bundle";
+import { BASELINE_HOST, endpoints } from "./endpoints";
+import { CONNECTIONS, COUNTED_REQUESTS, DURATION_SECONDS, ROUNDS, TARGET_GZIP_KIB, TARGET_LIST_RATIO, UNTHROTTLED, WARMUP_SECONDS, machine, progress } from "./config";
+import { request } from "./http";
+import { LIST_QUIZZES_SQL } from "./list-quizzes-sql";
+import type { LoadRunner } from "./load";
+import { countCalls, measure } from "./measure";
+import {
+  type CallCounts,
+  type EndpointRuns,
+  bundleTable,
+  callsTable,
+  compositionTable,
+  int,
+  kib,
+  median,
+  pct,
+  summarize,
+  table,
+  throughputTable,
+} from "./report";
+import { type BenchData, benchDb, loadQuizzes, seedBench } from "./seed-bench";
+
+/** The served workers and the builds they came from (bundle sizes only in the full suite). */
+export interface Workers {
+  worker: LocalWorker;
+  dir: string;
+  /** `npm run build`: what `npm run deploy` uploads, and what the bench serves. */
+  deployed: BundleSize;
+  unminified?: BundleSize;
+  /** wrangler's own bundling, minified, without the project's zod plugin. */
+  wranglerMinified?: BundleSize;
+  parts?: { name: string; bytes: number }[];
+}
+
+export async function mainSuite(workers: Workers, runner: LoadRunner, loadBefore: number[]) {
+  const { worker } = workers;
+  progress("seeding 200 quizzes × 20 questions, 1 000 users, 10 000 graded submissions");
+  const data: BenchData = await seedBench(worker);
+  const quizzes = await loadQuizzes(await benchDb(worker), data.quizIds);
+  const list = endpoints(data, quizzes);
+  const starts = new Map<string, number>();
+  const checks: string[] = [];
+
+  // The baseline must answer what the app answers, from the query the app runs.
+  const auth = { authorization: `Bearer ${data.adminKey}` };
+  const appPage = await request(worker.url, { method: "GET", path: "/v1/quizzes?limit=20", headers: auth });
+  const basePage = await request(worker.url, { method: "GET", path: "/v1/quizzes?limit=20", headers: { host: BASELINE_HOST } });
+  checks.push(
+    appPage.text === basePage.text
+      ? `- The baseline's body for GET /v1/quizzes?limit=20 is byte-for-byte the app's (${int(appPage.text.length)} bytes).`
+      : `- ⚠️ The baseline's body differs from the app's (${appPage.text.length} vs ${basePage.text.length} bytes): the ratio compares different work.`,
+  );
+
+  progress("counting binding calls per request");
+  const calls: CallCounts[] = [];
+  for (const e of list.filter((x) => !x.baseline)) calls.push(await countCalls(worker.url, e, starts));
+  const listSql = Object.keys(calls.find((c) => c.label === "GET /v1/quizzes?limit=20")?.prepared ?? {});
+  checks.push(
+    listSql.includes(LIST_QUIZZES_SQL)
+      ? "- The app's SQL for the page is the baseline's (bench/list-quizzes-sql.ts), checked through the counting worker."
+      : `- ⚠️ The app's SQL for the page is not the baseline's any more; the app prepared: ${listSql.map((s) => `\`${s}\``).join("; ")}`,
+  );
+
+  progress(`load: ${list.length} endpoints × (${WARMUP_SECONDS} s warm-up + ${ROUNDS} × ${DURATION_SECONDS} s), ${CONNECTIONS} connections`);
+  const results = await measure(runner, worker.url, list, starts);
+  const baselineRuns = results.get("baseline") ?? [];
+  const grade = list.find((e) => e.key === "grade");
+  const gradeUsed = starts.get("grade") ?? 0;
+  const runs: EndpointRuns[] = list.map((e) => {
+    const own = results.get(e.key) ?? [];
+    const ratio = e.baseline ? undefined : median(own.map((r, i) => r.requestsPerSecond / (baselineRuns[i]?.requestsPerSecond ?? Number.NaN)));
+    const cpuRatio = e.baseline ? undefined : summarize(baselineRuns).cpu / summarize(own).cpu;
+    let note: string | undefined;
+    if (e === grade)
+      note =
+        gradeUsed <= e.items.length
+          ? `every request graded a fresh submission (${int(gradeUsed)} of a pool of ${int(e.items.length)} used)`
+          : `pool of ${int(e.items.length)} ran out after that many; ${int(gradeUsed - e.items.length)} later requests re-graded (idempotent path)`;
+    if (e.key === "create-user") note = "a new user (unique e-mail) per request";
+    if (e.key === "token") note = "3 KV writes a token: access, refresh, family";
+    return { label: e.label, runs: own, ratio, cpuRatio, note };
+  });
+  const listRuns = runs.find((r) => r.label === "GET /v1/quizzes?limit=20");
+
+  const seeding = table(
+    ["Seeding step", "seconds"],
+    Object.entries(data.timings).map(([step, s]) => [step, s.toFixed(1)]),
+  );
+  const { deployed, unminified, wranglerMinified, parts } = workers;
+  const bundleSection =
+    unminified && wranglerMinified && parts
+      ? [
+          bundleTable(
+            [
+              ["`npm run build` (minified, zod's English locale only): what `npm run deploy` uploads", deployed, true],
+              ["`npm run build -- --no-minify`", unminified, false],
+              ["for comparison: wrangler's own bundling, `wrangler deploy --dry-run --minify`", wranglerMinified, false],
+            ],
+            TARGET_GZIP_KIB,
+          ),
+          "",
+          `Target: ≤ ${TARGET_GZIP_KIB} KiB gzip minified — measured ${kib(deployed.gzip)}: ${deployed.gzip <= TARGET_GZIP_KIB * 1024 ? "met" : "missed"}.`,
+          "",
+          compositionTable(parts),
+        ].join("\n")
+      : "";
+  const listRatio = listRuns?.ratio ?? Number.NaN;
+
+  return [
+    `## Throughput (${ROUNDS} interleaved rounds × ${DURATION_SECONDS} s per endpoint, ${CONNECTIONS} connections, medians)`,
+    "",
+    throughputTable(runs, { key: "list-quizzes", ratio: TARGET_LIST_RATIO }, "GET /v1/quizzes?limit=20"),
+    "",
+    `Target: authenticated, rate-limited GET /v1/quizzes ≥ ${pct(TARGET_LIST_RATIO)} of the baseline — measured ${pct(listRatio)}: ${listRatio >= TARGET_LIST_RATIO ? "met" : "missed"}.`,
+    "",
+    ...checks,
+    "",
+    `## Binding calls per request (${COUNTED_REQUESTS} requests per endpoint, one at a time)`,
+    "",
+    callsTable(calls),
+    "",
+    "D1 counts round trips (a batch is one); \"after the response\" is waitUntil work (key-cache fills, rate-limit and usage write-behind), spread over the requests; it depends on the request rate (at most one write per key and second).",
+    "",
+    `## Bundle (target ≤ ${TARGET_GZIP_KIB} KiB gzip, minified)`,
+    "",
+    bundleSection,
+    "",
+    "## Seeding",
+    "",
+    seeding,
+    "",
+    `Vars for the bench: RATE_LIMIT_REQUESTS, ANONYMOUS_RATE_LIMIT_REQUESTS and TOKEN_RATE_LIMIT_REQUESTS = ${UNTHROTTLED} (the limiter still runs on every request).`,
+    "",
+    machine(loadBefore),
+  ].join("\n");
+}
