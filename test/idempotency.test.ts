@@ -100,3 +100,21 @@ describe("Idempotency-Key on POST /v1/*", () => {
     for (const k of keys) expect(k.expiration).toBeGreaterThan(now + 24 * 3600 - 120);
   });
 });
+
+describe("Idempotency-Key and secrets", () => {
+  it("an answer that shows a key once is replayable, yet no KV entry holds the key in the clear", async () => {
+    const first = await post("/v1/api-keys", { name: "replayed", scopes: ["quizzes:read"] }, "key-secret-1");
+    expect(first.status).toBe(201);
+    const again = await post("/v1/api-keys", { name: "replayed", scopes: ["quizzes:read"] }, "key-secret-1");
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.json.key).toBe(first.json.key);
+    const secret: string = first.json.key;
+    const { keys } = await env.KV.list();
+    for (const { name } of keys) {
+      expect(name).not.toContain("key-secret-1");
+      const value = (await env.KV.get(name)) ?? "";
+      expect(value).not.toContain(secret);
+      expect(value).not.toContain(secret.slice("qz_live_".length, -6));
+    }
+  });
+});

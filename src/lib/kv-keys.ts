@@ -12,7 +12,10 @@ export const kvKeys = {
   tokenFamily: (clientId: string, familyId: string) => `v1:family:${clientId}:${familyId}`,
   tokenFamiliesOf: (clientId: string) => `v1:family:${clientId}:`,
   rateLimit: (subject: string, windowStart: number) => `v1:rl:${subject}:${windowStart}`,
-  idempotency: (credentialId: string, key: string) => `v1:idem:${credentialId}:${key}`,
+  /** A POST's kept answer, sealed, under the SHA-256 of its Idempotency-Key. */
+  idempotency: (credentialId: string, keyHash: string) => `v1:idem:${credentialId}:${keyHash}`,
+  /** The marker of a POST still running with that Idempotency-Key. */
+  idempotencyLock: (credentialId: string, keyHash: string) => `v1:idem-lock:${credentialId}:${keyHash}`,
 };
 
 /** KV refuses expirations less than 60 seconds away. */

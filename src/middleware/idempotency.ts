@@ -3,7 +3,8 @@ import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import { kvKeys } from "../lib/kv-keys";
+import { kvKeys, kvTtl } from "../lib/kv-keys";
+import { logUnexpectedError } from "./errors";
 
 /** How long an answer is kept for replay (Stripe's window). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -17,10 +18,48 @@ interface StoredAnswer {
   body: string;
 }
 
+/** A kept answer, sealed: it may hold a key or secret shown once (POST /v1/api-keys …). */
 interface IdempotencyRecord {
   request_hash: string;
-  state: "in_progress" | "done";
-  answer?: StoredAnswer;
+  iv: string;
+  sealed: string;
+}
+
+/**
+ * Answers are kept encrypted (AES-GCM) under a key derived from the Idempotency-Key itself,
+ * which KV never holds (the record is named by its SHA-256): what KV stores cannot be read
+ * without the header only the client has. Keys and secrets thus never sit in KV in the clear.
+ */
+async function answerKey(credentialId: string, idempotencyKey: string): Promise<CryptoKey> {
+  const material = await crypto.subtle.digest("SHA-256", encoder.encode(`quiz-idempotency:${credentialId}:${idempotencyKey}`));
+  return crypto.subtle.importKey("raw", material, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+const encoder = new TextEncoder();
+const toBase64 = (bytes: Uint8Array) => {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+};
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+
+async function seal(answer: StoredAnswer, requestHash: string, credentialId: string, key: string): Promise<IdempotencyRecord> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv },
+    await answerKey(credentialId, key),
+    encoder.encode(JSON.stringify(answer)),
+  );
+  return { request_hash: requestHash, iv: toBase64(iv), sealed: toBase64(new Uint8Array(sealed)) };
+}
+
+async function open(record: IdempotencyRecord, credentialId: string, key: string): Promise<StoredAnswer> {
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: fromBase64(record.iv) },
+    await answerKey(credentialId, key),
+    fromBase64(record.sealed),
+  );
+  return JSON.parse(new TextDecoder().decode(plain)) as StoredAnswer;
 }
 
 /** Requests being executed by this isolate, so that a concurrent duplicate waits for the answer. */
@@ -43,7 +82,7 @@ function replay(c: Context<AppEnv>, answer: StoredAnswer): Response {
  * Stripe's semantics for POST under /v1: the same key with the same request within 24 hours
  * replays the first answer (marked `Idempotent-Replayed: true`); with another request → 409
  * `idempotency_key_reused`. Keys belong to the credential that sent them. Answers of 5xx are not
- * kept, so a retry runs again.
+ * kept, so a retry runs again (after the in-progress marker expires, within a minute).
  *
  * Concurrent duplicates: on one isolate the second waits for the first and replays it; a
  * duplicate reaching another isolate finds the `in_progress` record (409
@@ -74,19 +113,23 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     let settle: (answer: StoredAnswer | null) => void = () => {};
     inFlight.set(slot, { requestHash, answer: new Promise((resolve) => (settle = resolve)) });
     try {
-      const kvKey = kvKeys.idempotency(credential.id, await sha256Hex(key));
-      const stored = await c.env.KV.get<IdempotencyRecord>(kvKey, "json");
+      const keyHash = await sha256Hex(key);
+      const doneKey = kvKeys.idempotency(credential.id, keyHash);
+      const lockKey = kvKeys.idempotencyLock(credential.id, keyHash);
+      const stored = await c.env.KV.get<IdempotencyRecord>(doneKey, "json");
       if (stored) {
         if (stored.request_hash !== requestHash) throw reused();
-        if (stored.state !== "done" || !stored.answer) throw inProgress();
-        settle(stored.answer);
-        return replay(c, stored.answer);
+        const answer = await open(stored, credential.id, key);
+        settle(answer);
+        return replay(c, answer);
       }
-      const options = { expirationTtl: IDEMPOTENCY_TTL_SECONDS };
-      await c.env.KV.put(kvKey, JSON.stringify({ request_hash: requestHash, state: "in_progress" }), options);
+      const lock = await c.env.KV.get<{ request_hash: string }>(lockKey, "json");
+      if (lock) throw lock.request_hash === requestHash ? inProgress() : reused();
+      // Each key is written once: the marker expires by itself (a crashed request frees the key
+      // within a minute), and the answer goes to its own key.
+      await c.env.KV.put(lockKey, JSON.stringify({ request_hash: requestHash }), { expirationTtl: kvTtl(60) });
       await next();
       if (c.res.status >= 500) {
-        await c.env.KV.delete(kvKey);
         settle(null);
         return;
       }
@@ -96,8 +139,14 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
         if (value !== null) headers[name] = value;
       }
       const answer = { status: c.res.status, headers, body: await c.res.clone().text() };
-      await c.env.KV.put(kvKey, JSON.stringify({ request_hash: requestHash, state: "done", answer }), options);
       settle(answer);
+      try {
+        const record = await seal(answer, requestHash, credential.id, key);
+        await c.env.KV.put(doneKey, JSON.stringify(record), { expirationTtl: IDEMPOTENCY_TTL_SECONDS });
+      } catch (error) {
+        // The request is done and answered; only its replay is lost.
+        logUnexpectedError(c, error);
+      }
     } catch (error) {
       settle(null);
       throw error;
