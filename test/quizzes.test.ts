@@ -458,3 +458,30 @@ describe("GET /v1/quizzes", () => {
     expect(res.headers.get("allow")?.split(/,\s*/)).toEqual(expect.arrayContaining(["GET", "POST"]));
   });
 });
+
+describe("PATCH /v1/quizzes/{id}, concurrently", () => {
+  it("patches of different fields and settings do not undo each other", async () => {
+    const quiz = await call("/v1/quizzes", { body: { title: "Before", settings: { max_attempts: 2 } } });
+    const id = quiz.json.id;
+    const answers = await Promise.all([
+      call(`/v1/quizzes/${id}`, { method: "PATCH", body: { title: "After" } }),
+      call(`/v1/quizzes/${id}`, { method: "PATCH", body: { description: "Described" } }),
+      call(`/v1/quizzes/${id}`, { method: "PATCH", body: { settings: { show_correct_answers: false } } }),
+      call(`/v1/quizzes/${id}`, { method: "PATCH", body: { settings: { feedback_bands: [{ min_score: 50, message: "Half" }] } } }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const after = await call(`/v1/quizzes/${id}`);
+    expect(after.json).toMatchObject({
+      title: "After",
+      description: "Described",
+      settings: { max_attempts: 2, show_correct_answers: false, feedback_bands: [{ min_score: 50, message: "Half" }] },
+    });
+  });
+
+  it("max_attempts: null makes attempts unlimited and stays in the settings", async () => {
+    const quiz = await call("/v1/quizzes", { body: { title: "Limited", settings: { max_attempts: 1 } } });
+    const res = await call(`/v1/quizzes/${quiz.json.id}`, { method: "PATCH", body: { settings: { max_attempts: null } } });
+    expect(res.status).toBe(200);
+    expect(res.json.settings).toEqual({ max_attempts: null, feedback_bands: [], show_correct_answers: true });
+  });
+});

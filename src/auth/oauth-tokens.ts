@@ -120,6 +120,7 @@ export async function refreshTokens(
   clientId: string,
   refreshToken: string,
   requestedScopes: string[] | null,
+  clientScopes: readonly string[],
 ): Promise<RefreshOutcome> {
   const invalid = { ok: false, error: "invalid_grant", description: "The refresh token is invalid, expired or revoked." } as const;
   if (!refreshToken.startsWith(REFRESH_TOKEN_PREFIX)) return invalid;
@@ -137,6 +138,17 @@ export async function refreshTokens(
   const scopes = requestedScopes ?? family.scopes;
   if (!scopes.every((s) => family.scopes.includes(s)))
     return { ok: false, error: "invalid_scope", description: "The scope exceeds the scope originally granted." };
+  // A grant renewed without a scope parameter keeps its scopes; if the client has lost some of
+  // them since, the grant is void. Revoking it costs the client nothing: client_credentials
+  // gets it tokens with the scopes it holds now.
+  if (!scopes.every((s) => clientScopes.includes(s))) {
+    await revokeFamily(kv, familyKey, family);
+    return {
+      ok: false,
+      error: "invalid_grant",
+      description: "The grant holds scopes the client no longer has, so it is revoked; request new tokens with client_credentials.",
+    };
+  }
 
   // The token just used becomes `previous` either way: using `current` retires the one before
   // it; retrying with `previous` replaces a `current` that the client never received.

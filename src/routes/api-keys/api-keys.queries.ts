@@ -11,6 +11,18 @@ import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { ApiKey } from "./api-keys.schemas";
 
+/**
+ * The D1 write is the truth and has committed: a failing cache write (KV refuses a second write
+ * to a key within a second) must not turn it into an error, and lose a key shown once.
+ */
+async function refreshCacheAfterCommit(kv: KVNamespace, row: Row) {
+  try {
+    await refreshApiKeyCache(kv, row);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "warn", message: "API key cache write failed", key_id: row.id, error: String(error) }));
+  }
+}
+
 /** Days of usage a usage read returns, newest first. */
 const USAGE_DAYS = 90;
 
@@ -103,7 +115,7 @@ export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, gr
   ]);
   if (claim?.meta.changes !== 1)
     throw conflict("already_rotated", "The key was rotated or revoked meanwhile; read it again.");
-  await refreshApiKeyCache(kv, updated);
+  await refreshCacheAfterCommit(kv, updated);
   return { ...serializeApiKey(row), key };
 }
 
@@ -118,7 +130,7 @@ export async function revokeApiKey(db: Database, kv: KVNamespace, id: string) {
     await getApiKeyRow(db, id); // 404 if it never existed; revoking twice is a no-op.
     return;
   }
-  await refreshApiKeyCache(kv, row);
+  await refreshCacheAfterCommit(kv, row);
 }
 
 export async function getUsage(db: Database, id: string) {

@@ -76,8 +76,13 @@ export async function rotateSecret(db: Database, id: string) {
 }
 
 /** Deletes the client and revokes every token it holds. */
+/**
+ * Revokes every token the client holds, then deletes it: if revoking fails midway, the client
+ * is still there and the request can be retried.
+ */
 export async function deleteClient(db: Database, kv: KVNamespace, id: string) {
+  await getClient(db, id);
+  await revokeClientTokens(kv, id);
   const [row] = await db.delete(oauthClients).where(eq(oauthClients.id, id)).returning({ id: oauthClients.id });
   if (!row) throw notFound("OAuth client");
-  await revokeClientTokens(kv, id);
 }

@@ -58,19 +58,32 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
   return serializeQuiz(quiz, questionRows.length);
 }
 
+/**
+ * One statement: only the fields sent are set, and each setting sent is set in SQL (json_set;
+ * not json_patch, whose null would delete max_attempts), so concurrent patches of different
+ * fields do not undo each other.
+ */
+function setEach(settings: Record<string, unknown>) {
+  const pairs = Object.entries(settings)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => sql`${`$.${name}`}, json(${JSON.stringify(value)})`);
+  return pairs.length === 0 ? sql`${quizzes.settings}` : sql`json_set(${quizzes.settings}, ${sql.join(pairs, sql`, `)})`;
+}
+
 export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof QuizPatch>) {
-  const [current] = await db.select().from(quizzes).where(eq(quizzes.id, id));
-  if (!current) throw notFound("Quiz");
-  const settings = { ...current.settings, ...patch.settings };
-  await db
+  const [row] = await db
     .update(quizzes)
     .set({
-      title: patch.title ?? current.title,
-      description: patch.description ?? current.description,
-      settings,
+      ...(patch.title === undefined ? {} : { title: patch.title }),
+      ...(patch.description === undefined ? {} : { description: patch.description }),
+      ...(patch.settings === undefined
+        ? {}
+        : { settings: setEach(patch.settings) }),
       updatedAt: isoNow(),
     })
-    .where(eq(quizzes.id, id));
+    .where(eq(quizzes.id, id))
+    .returning({ id: quizzes.id });
+  if (!row) throw notFound("Quiz");
   return getQuiz(db, id);
 }
 

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { questions, quizzes, submissions, users } from "../../db/schema";
 import { type GradableQuestion, isResponseValidFor } from "../../domain/grading";
 import type { Database } from "../../env";
-import { ApiError, type FieldError, conflict, notFound, validationFailed } from "../../lib/errors";
+import { ApiError, type FieldError, conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { QuestionRow } from "../questions/questions.queries";
@@ -73,12 +73,18 @@ export async function createSubmission(db: Database, quizId: string, input: { us
   const maxAttempts = quiz.settings.max_attempts;
   // One statement numbers the attempt and enforces max_attempts, so concurrent submissions by
   // one user cannot both take the last attempt (the unique index backs this up).
-  const inserted = await db.all<{ attempt: number }>(sql`
+  const inserted = await db
+    .all<{ attempt: number }>(sql`
     INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, created_at, updated_at)
     SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)}, ${now}, ${now}
     FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${input.user_id}
     HAVING ${maxAttempts} IS NULL OR count(*) < ${maxAttempts}
-    RETURNING attempt`);
+    RETURNING attempt`)
+    .catch((error: unknown) => {
+      // The quiz was deleted since it was read (it had no submission yet, so deleting it was allowed).
+      if (errorChainText(error).includes("FOREIGN KEY")) throw notFound("Quiz");
+      throw error;
+    });
   const attempt = inserted[0]?.attempt;
   if (attempt === undefined)
     throw conflict("attempt_limit_reached", `The user has used all ${maxAttempts} attempts at this quiz.`);
