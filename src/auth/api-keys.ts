@@ -33,7 +33,7 @@ function remember(hash: string, record: ApiKeyRecord) {
   memory.set(hash, { record, until: Date.now() + API_KEY_MEMORY_TTL_MS });
 }
 
-/** An unknown key is cached too, so that guessing does not reach D1 each time. */
+/** An unknown key is remembered too, so that guessing it again does not reach D1. */
 const UNKNOWN: ApiKeyRecord = { id: "", scopes: [], expires_at: null, revoked: true };
 
 export type Row = typeof apiKeys.$inferSelect;
@@ -66,10 +66,15 @@ export async function lookupApiKey(
     return cached.id ? cached : null;
   }
   const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash));
-  const record = row ? toRecord(row) : UNKNOWN;
+  if (!row) {
+    // Kept in memory only: made-up keys are cheap to produce, and must not cost KV writes.
+    remember(hash, UNKNOWN);
+    return null;
+  }
+  const record = toRecord(row);
   remember(hash, record);
   waitUntil(kv.put(cacheKey, JSON.stringify(record), { expirationTtl: API_KEY_CACHE_TTL_SECONDS }));
-  return row ? record : null;
+  return record;
 }
 
 /** Writes a changed key (revoked, rotated) through to both caches, so this isolate and location see it at once. */

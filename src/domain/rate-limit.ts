@@ -4,7 +4,7 @@
  */
 
 export interface RateLimitPolicy {
-  /** The policy's name in the headers: "default" for credentials, "anonymous" per IP, "token" for /oauth/token. */
+  /** The policy's name in the headers: "default" for credentials, "anonymous" per IP, "token" for /oauth/*. */
   name: string;
   limit: number;
   windowSeconds: number;

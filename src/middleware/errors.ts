@@ -21,7 +21,8 @@ export function logUnexpectedError(c: Context<AppEnv>, err: unknown): void {
       request_id: c.get("requestId"),
       method: c.req.method,
       path: new URL(c.req.url).pathname,
-      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      // Drizzle's messages end with the query's bound values (names, e-mails, hashes): cut them.
+      error: (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).split("\nparams:")[0],
       stack: err instanceof Error ? err.stack : undefined,
     }),
   );

@@ -69,7 +69,9 @@ export class KvRateLimiter implements RateLimiter {
         syncScheduled: false,
       };
       this.counters.set(slot, counter);
-      await this.refresh(counter); // the one read on the hot path: this isolate knows nothing yet
+      // The one read on the hot path: this isolate knows nothing yet. If KV fails, count from
+      // zero here rather than fail the request: the limit loosens, the service stays up.
+      await this.refresh(counter).catch((error: unknown) => warn("rate-limit read failed", error));
     }
     const decision = decide(counter.known + counter.unwritten, policy, now);
     if (decision.allowed) counter.unwritten += 1;

@@ -72,7 +72,7 @@ export const revokeApiKey = createRoute({
   tags,
   ...scoped("admin"),
   summary: "Revoke an API key at once",
-  description: "Refused at once on the instance that revokes it; elsewhere within 60 s (KV cache and propagation).",
+  description: "Refused at once by the isolate that revokes it and in its location; elsewhere within 10 s (memory cache) + 60 s (KV cache) + KV propagation (about 60 s).",
   request: { params: Params },
   responses: { 204: { description: "Revoked." }, ...errorResponses(404, ...COMMON_ERRORS) },
 });
