@@ -2,18 +2,9 @@
 // at a chosen rate. Deterministic for a given seed.
 import type { GradableQuestion, SubmittedAnswer } from "../src/domain/grading";
 
-export type Random = () => number;
+import { type Random, seededRandom } from "../scripts/random";
 
-/** mulberry32: small, fast, good enough to vary bench data. */
-export function seededRandom(seed: number): Random {
-  let a = seed | 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { type Random, seededRandom };
 
 const TOPICS = ["geography", "history", "chemistry", "algebra", "literature", "biology", "music", "physics", "art", "economics"];
 const LETTERS = "abcdefghij";

@@ -18,6 +18,7 @@ import { apiKeys } from "../src/db/schema";
 import { newApiKey } from "../src/routes/api-keys/api-keys.queries";
 import { DEV_PERSIST_ROOT, type LocalWorker, startLocalWorker } from "./local-worker";
 import { buildWorker } from "./build";
+import { seededRandom } from "./random";
 
 const PORT = process.env.PORT ?? "8787";
 const DEV_URL = `http://127.0.0.1:${PORT}`;
@@ -238,16 +239,6 @@ const PEOPLE = [
 
 const demoEmail = (set: number, handle: string) => `demo${set}.${handle}@example.com`;
 
-/** Deterministic per set, so a set always looks the same. */
-function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Talking to the API.
@@ -335,7 +326,7 @@ interface Seeded {
 }
 
 async function seedSet(api: Api, set: number): Promise<Seeded & { counts: string }> {
-  const random = mulberry32(set * 7919);
+  const random = seededRandom(set * 7919);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
 
   const quizzes: { id: string; title: string; demo: DemoQuiz; questionIds: string[] }[] = [];

@@ -21,6 +21,7 @@ import { newApiKey } from "../src/routes/api-keys/api-keys.queries";
 import { literal } from "./d1";
 import { QUIET_WRANGLER_ENV, runWrangler } from "./wrangler";
 import { type QuizAnalytics, type UserAnalytics, compareQuiz, compareUser, recomputeSql } from "./soak-recompute";
+import { seededRandom } from "./random";
 
 const { values } = parseArgs({
   options: {
@@ -220,15 +221,6 @@ async function request(
 // ---------------------------------------------------------------------------------------------
 // The clients.
 
-function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Question inputs, each with a right and a wrong response. */
 const QUESTIONS = [
@@ -250,7 +242,7 @@ class Client {
     key: { id: string; key: string },
     private readonly admin: string,
   ) {
-    this.random = mulberry32(SEED * 1000 + index);
+    this.random = seededRandom(SEED * 1000 + index);
     this.key = key;
   }
 
