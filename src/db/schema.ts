@@ -33,10 +33,32 @@ export const questions = sqliteTable(
     definition: text("definition", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     feedback: text("feedback", { mode: "json" }).$type<{ correct?: string; incorrect?: string }>().notNull(),
     explanation: text("explanation"),
+    /** 1 at creation, +1 for every change to what grading reads (key, options, scoring, points). */
+    version: integer("version").notNull().default(1),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [index("questions_quiz_position_idx").on(t.quizId, t.position)],
+);
+
+/**
+ * What grading and results read of a question, one row per version. Results reference
+ * (question_id, version) instead of copying keys, feedback and explanations into every graded
+ * submission, so a submission's row stays bounded; rows outlive the question they describe.
+ */
+export const questionVersions = sqliteTable(
+  "question_versions",
+  {
+    questionId: text("question_id").notNull(),
+    version: integer("version").notNull(),
+    type: text("type").notNull(),
+    points: real("points").notNull(),
+    definition: text("definition", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    feedback: text("feedback", { mode: "json" }).$type<{ correct?: string; incorrect?: string }>().notNull(),
+    explanation: text("explanation"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.questionId, t.version] })],
 );
 
 export const users = sqliteTable(
@@ -70,11 +92,13 @@ export const submissions = sqliteTable(
     attempt: integer("attempt").notNull(),
     status: text("status", { enum: ["open", "graded"] }).notNull(),
     answers: text("answers", { mode: "json" }).$type<{ question_id: string; response: unknown }[]>().notNull(),
+    /** +1 on every answers write; the grade claims the submission only at the revision it graded. */
+    answersRevision: integer("answers_revision").notNull().default(0),
     score: real("score"),
     pointsEarned: real("points_earned"),
     pointsPossible: real("points_possible"),
     feedback: text("feedback"),
-    /** Per-answer grading detail, frozen at grade time so later question edits cannot change it. */
+    /** Per answer: question_id, the question version graded, correct, points; no copied texts. */
     results: text("results", { mode: "json" }).$type<unknown[]>(),
     /** Set by the one grading call that wins; the other statements of its batch are conditioned on it. */
     gradeToken: text("grade_token"),
@@ -178,3 +202,52 @@ export const oauthClients = sqliteTable("oauth_clients", {
   updatedAt: text("updated_at").notNull(),
   secretRotatedAt: text("secret_rotated_at"),
 });
+
+/**
+ * One row per OAuth grant (token family). Its state changes only by conditional UPDATEs on
+ * `generation`, so concurrent refreshes and revocations serialise in D1.
+ */
+export const oauthTokenFamilies = sqliteTable(
+  "oauth_token_families",
+  {
+    id: text("id").primaryKey(),
+    clientId: text("client_id").notNull(),
+    /** The scopes of the original grant: the most a refresh may ask for. */
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    /** +1 per rotation of the refresh token. */
+    generation: integer("generation").notNull().default(0),
+    /** SHA-256 of the current refresh token and of the one it replaced. */
+    currentHash: text("current_hash").notNull(),
+    previousHash: text("previous_hash"),
+    /** Unix seconds when the current refresh token was issued (the lost-response grace runs from here). */
+    currentIssuedAt: integer("current_issued_at").notNull(),
+    /** Unix seconds when the current refresh token expires. */
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: text("revoked_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("oauth_token_families_client_idx").on(t.clientId)],
+);
+
+/** Every refresh token a family issued (by hash), so that an old one coming back is recognised as reuse. */
+export const oauthRefreshTokens = sqliteTable(
+  "oauth_refresh_tokens",
+  {
+    hash: text("hash").primaryKey(),
+    familyId: text("family_id").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("oauth_refresh_tokens_family_idx").on(t.familyId)],
+);
+
+/** Every access token a family issued, recorded before it is returned, so that revoking finds them all. */
+export const oauthAccessTokens = sqliteTable(
+  "oauth_access_tokens",
+  {
+    hash: text("hash").primaryKey(),
+    familyId: text("family_id").notNull(),
+    clientId: text("client_id").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("oauth_access_tokens_family_idx").on(t.familyId), index("oauth_access_tokens_client_idx").on(t.clientId)],
+);
