@@ -1,5 +1,7 @@
-// npm run build [-- --no-minify] [--outdir DIR]: bundles the worker as it is deployed, then has
-// wrangler check it (deploy --dry-run --no-bundle). npm run deploy uploads the same file.
+// npm run build [-- --no-minify] [--outdir DIR]: bundles the worker as it is deployed, copies the
+// docs' renderer into public/ (scripts/docs-assets.ts; wrangler uploads public/ as the static
+// assets of [assets] in wrangler.toml), then has wrangler check both (deploy --dry-run
+// --no-bundle). npm run deploy uploads the same file and the same assets.
 //
 // The bundle is built here rather than by wrangler for one reason: zod 4 re-exports all of its
 // ~50 locales through the `z` namespace, so no bundler can drop them (≈ 258 KB of 673 KB
@@ -12,6 +14,7 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import * as esbuild from "esbuild";
+import { copyDocsAssets } from "./docs-assets";
 import { runWrangler } from "./wrangler";
 
 const zodEnglishOnly: esbuild.Plugin = {
@@ -58,6 +61,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await buildWorker({ outdir, minify: !values["no-minify"] });
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   process.stdout.write(`Bundle ${result.outfile}: ${kib(result.bytes)} raw, ${kib(result.gzip)} gzip\n`);
+  const docs = copyDocsAssets();
+  process.stdout.write(`Docs assets: swagger-ui-dist ${docs.version} in public/docs/vendor/\n`);
   const check = runWrangler(["deploy", result.outfile, "--no-bundle", "--dry-run", "--outdir", join(outdir, "upload")]);
   process.exit(check.status ?? 1);
 }

@@ -1,4 +1,3 @@
-import { swaggerUI } from "@hono/swagger-ui";
 import { drizzle } from "drizzle-orm/d1";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
@@ -9,8 +8,7 @@ import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { authenticate, requireCredential } from "./middleware/authenticate";
 import { rateLimit, rateLimitOAuthEndpoints } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
-import { cacheControl, corsFromAllowList } from "./middleware/security-headers";
-import { idempotency } from "./middleware/idempotency";
+import { cacheControl, corsFromAllowList, docsAssets } from "./middleware/security-headers";
 import { jsonBodyGuard } from "./middleware/json-body";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
@@ -58,7 +56,6 @@ app.use("/v1/*", requireCredential());
 // Every OAuth endpoint authenticates clients by secret: all are counted per IP, to slow guessing.
 app.use("/oauth/*", rateLimitOAuthEndpoints());
 app.use("/v1/*", jsonBodyGuard());
-app.use("/v1/*", idempotency());
 
 const health = createRoute({
   operationId: "health",
@@ -74,7 +71,8 @@ const routes = app
   .route("/", oauthRouter)
   .openapi(health, (c) => c.json({ status: "ok" as const }, 200));
 
-app.get("/openapi.json", (c) => c.json(openApiDocument(app, new URL(c.req.url).origin)));
+// The document names ISSUER as its server when set, else the origin the request came to.
+app.get("/openapi.json", (c) => c.json(openApiDocument(app, (c.env?.ISSUER || new URL(c.req.url).origin).replace(/\/+$/, ""))));
 app.openAPIRegistry.registerComponent("securitySchemes", "ApiKeyHeader", {
   type: "apiKey",
   in: "header",
@@ -96,7 +94,9 @@ app.openAPIRegistry.registerComponent("securitySchemes", "OAuth2", {
     },
   },
 });
-app.get("/docs", swaggerUI({ url: "/openapi.json", title: "Quiz API" }));
+// The docs page and its renderer are static assets (public/), served under a strict CSP.
+app.get("/docs", docsAssets());
+app.get("/docs/*", docsAssets());
 
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 app.onError(onError);

@@ -11,6 +11,8 @@ export interface Credential {
   id: string;
   scopes: string[];
   expires_at: string | null;
+  /** The OAuth grant (token family) an access token belongs to; absent for API keys. */
+  grant_id?: string;
 }
 
 export interface AppEnv {

@@ -2,7 +2,6 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../src/app";
-import { issueTokens } from "../src/auth/oauth-tokens";
 import { generateApiKey } from "../src/domain/credential-format";
 import { kvKeys } from "../src/lib/kv-keys";
 import { type BindingCounts, type CountedCall, type CountingEnv, countingEnv } from "./binding-counter";
@@ -72,7 +71,7 @@ const randomIp = () => `10.${[...crypto.getRandomValues(new Uint8Array(3))].join
 const bearer = (credential: string) => ({ authorization: `Bearer ${credential}`, "cf-connecting-ip": randomIp() });
 const nothing: BindingCounts = { d1: 0, kvReads: 0, kvWrites: 0, kvDeletes: 0, kvLists: 0 };
 
-/** An access token from /oauth/token for a client made through the API (issueTokens if the endpoint is missing). */
+/** An access token from /oauth/token for a client made through the API. */
 async function accessToken(scopes: string[]): Promise<string> {
   const client = await call("/v1/oauth-clients", { body: { name: "cost", scopes } });
   expect(client.status, client.text).toBe(201);
@@ -81,10 +80,6 @@ async function accessToken(scopes: string[]): Promise<string> {
     raw: new URLSearchParams({ grant_type: "client_credentials", client_id: client.json.client_id, client_secret: client.json.client_secret }),
     headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": randomIp() },
   });
-  if (res.status === 404) {
-    const issued = await issueTokens(env.KV, { accessTtlSeconds: 3600, refreshTtlSeconds: 86_400 }, client.json.client_id, scopes);
-    return issued.access_token;
-  }
   expect(res.status, res.text).toBe(200);
   return res.json.access_token;
 }

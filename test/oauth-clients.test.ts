@@ -181,8 +181,11 @@ describe("POST /v1/oauth-clients/{id}/rotate-secret", () => {
     expectInvalidClient(await token({ grant_type: "refresh_token", refresh_token: before.refresh_token, client_id: client.client_id, client_secret: client.client_secret }));
     const fresh = await tokensFor({ client_id: client.id, client_secret: res.json.client_secret });
     expect((await verify(fresh.access_token)).status).toBe(200);
-    // Documented: tokens issued before the rotation stay valid until they expire.
-    expect((await verify(before.access_token)).status).toBe(200);
+    // Rotating with no grace revokes every token issued under the old secret (CONTRACT §6).
+    expect((await verify(before.access_token)).status).toBe(401);
+    const refreshed = await token({ grant_type: "refresh_token", refresh_token: before.refresh_token, client_id: client.id, client_secret: res.json.client_secret });
+    expect(refreshed.status, refreshed.text).toBe(400);
+    expect(refreshed.json.error).toBe("invalid_grant");
 
     const got = await call(`/v1/oauth-clients/${client.id}`);
     expect(got.json).not.toHaveProperty("client_secret");

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import * as oauth from "oauth4webapi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { kvKeys } from "../src/lib/kv-keys";
 import { sha256Hex } from "../src/lib/crypto";
 import { SCOPES } from "../src/lib/scopes";
 import { BASE, call } from "./helpers";
@@ -253,10 +252,10 @@ describe("POST /oauth/token, grant_type=refresh_token", () => {
 
   it("an expired refresh token → invalid_grant", async () => {
     const tokens = await clientCredentials(as, client);
-    const key = kvKeys.refreshToken(await sha256Hex(tokens.refresh_token!));
-    const record = await env.KV.get<{ exp: number }>(key, "json");
-    expect(record).not.toBeNull();
-    await env.KV.put(key, JSON.stringify({ ...record, exp: Math.floor(Date.now() / 1000) - 1 }));
+    const expired = await env.DB.prepare("UPDATE oauth_refresh_tokens SET expires_at = ? WHERE hash = ?")
+      .bind(Math.floor(Date.now() / 1000) - 1, await sha256Hex(tokens.refresh_token!))
+      .run();
+    expect(expired.meta.changes).toBe(1);
     expectOAuthError(
       await post("/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token! }, { Authorization: basic(client.client_id, client.client_secret) }),
       400,
@@ -486,6 +485,12 @@ describe("secrets at rest", () => {
     const rows = await env.DB.prepare("SELECT * FROM oauth_clients").all();
     expect(rows.results.length).toBeGreaterThan(2);
     stored.push(...rows.results.map((row) => JSON.stringify(row)));
+    // The grants, refresh tokens and access tokens recorded in D1.
+    for (const table of ["oauth_token_families", "oauth_refresh_tokens", "oauth_access_tokens"]) {
+      const tokenRows = await env.DB.prepare(`SELECT * FROM ${table}`).all();
+      expect(tokenRows.results.length, table).toBeGreaterThan(10);
+      stored.push(...tokenRows.results.map((row) => JSON.stringify(row)));
+    }
 
     const everything = stored.join("\n");
     for (const secret of plaintexts) expect(everything.includes(secret), "a plaintext secret is stored").toBe(false);

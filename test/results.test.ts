@@ -109,19 +109,24 @@ describe("POST /v1/submissions/{id}/grade", () => {
   it("unanswered questions earn 0; no answers at all scores 0", async () => {
     const quiz = await createQuiz([tf(true, { points: 3 }), tf(true)]);
     expect(await gradeAnswers(quiz.id, [[quiz.ids[1]!, true]])).toMatchObject({ points_earned: 1, points_possible: 4, score: 25 });
-    expect(await gradeAnswers(quiz.id, [])).toMatchObject({ points_earned: 0, points_possible: 4, score: 0, feedback: null });
+    expect(await gradeAnswers(quiz.id, [])).toMatchObject({
+      points_earned: 0,
+      points_possible: 4,
+      score: 0,
+      feedback: "0 of 4 points (0%).",
+    });
   });
 
-  it("feedback comes from the band with the highest min_score at or below the score, else null", async () => {
+  it("feedback comes from the band with the highest min_score at or below the score, else states the points", async () => {
     const bands = [
       { min_score: 50, message: "Half way" },
       { min_score: 100, message: "Perfect" },
       { min_score: 80, message: "Great" },
     ];
     const quiz = await createQuiz([tf(true), tf(true), tf(true), tf(true), tf(true)], { feedback_bands: bands });
-    const expected: [number, string | null][] = [
-      [0, null],
-      [40, null],
+    const expected: [number, string][] = [
+      [0, "0 of 5 points (0%)."],
+      [40, "2 of 5 points (40%)."],
       [60, "Half way"],
       [80, "Great"],
       [100, "Perfect"],
@@ -189,7 +194,7 @@ describe("GET /v1/submissions/{id}/results", () => {
       quiz_id: quiz.id,
       user_id: userId,
       score: 70.59, // 6 of 8.5 points
-      feedback: null,
+      feedback: "6 of 8.5 points (70.59%).",
       points_earned: 6,
       points_possible: 8.5,
       status: "graded",
@@ -197,6 +202,7 @@ describe("GET /v1/submissions/{id}/results", () => {
       answers: [
         {
           question_id: quiz.ids[0],
+          question_version: 1,
           type: "single_choice",
           response: "b",
           correct: true,
@@ -208,6 +214,7 @@ describe("GET /v1/submissions/{id}/results", () => {
         },
         {
           question_id: quiz.ids[1],
+          question_version: 1,
           type: "multiple_choice",
           response: ["a"],
           correct: false,
@@ -219,6 +226,7 @@ describe("GET /v1/submissions/{id}/results", () => {
         },
         {
           question_id: quiz.ids[2],
+          question_version: 1,
           type: "true_false",
           response: true,
           correct: false,
@@ -230,6 +238,7 @@ describe("GET /v1/submissions/{id}/results", () => {
         },
         {
           question_id: quiz.ids[3],
+          question_version: 1,
           type: "short_text",
           response: "  rOME  ",
           correct: true,
@@ -241,6 +250,7 @@ describe("GET /v1/submissions/{id}/results", () => {
         },
         {
           question_id: quiz.ids[4],
+          question_version: 1,
           type: "numeric",
           response: 9.8,
           correct: true,

@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { issueTokens } from "../src/auth/oauth-tokens";
 import { API_KEY_PREFIX } from "../src/domain/credential-format";
 import { sha256Hex } from "../src/lib/crypto";
 import { call, defaultKey } from "./helpers";
@@ -70,36 +69,24 @@ async function runFlows() {
   const post = { client_id: client.id, client_secret: secret };
   const basic = { authorization: `Basic ${btoa(`${client.id}:${secret}`)}` };
   const first = await oauth("/oauth/token", { grant_type: "client_credentials", ...post });
-  let access: string;
-  let refresh: string;
-  if (first.status === 404) {
-    // /oauth/token not served: the tokens come straight from the token store.
-    const settings = { accessTtlSeconds: 3600, refreshTtlSeconds: 86_400 };
-    const issued = await issueTokens(env.KV, settings, client.id, client.scopes);
-    const other = await issueTokens(env.KV, settings, doomed.id, doomed.scopes);
-    remember(issued.access_token, issued.refresh_token, other.access_token, other.refresh_token);
-    access = issued.access_token;
-    refresh = issued.refresh_token;
-  } else {
-    expect(first.status, first.text).toBe(200);
-    const second = await oauth("/oauth/token", { grant_type: "client_credentials", scope: "quizzes:read" }, basic);
-    expect(second.status, second.text).toBe(200);
-    const refreshed = await oauth("/oauth/token", { grant_type: "refresh_token", refresh_token: first.json.refresh_token, ...post });
-    expect(refreshed.status, refreshed.text).toBe(200);
-    const again = await oauth("/oauth/token", { grant_type: "refresh_token", refresh_token: refreshed.json.refresh_token }, basic);
-    expect(again.status, again.text).toBe(200);
-    await oauth("/oauth/introspect", { token: again.json.access_token, ...post });
-    await oauth("/oauth/introspect", { token: again.json.refresh_token, ...post });
-    await oauth("/oauth/revoke", { token: second.json.refresh_token, ...post });
-    const doomedTokens = await oauth("/oauth/token", { grant_type: "client_credentials", client_id: doomed.id, client_secret: doomed.client_secret });
-    expect(doomedTokens.status, doomedTokens.text).toBe(200);
-    // A failed attempt with a wrong secret must not store what it was sent either.
-    const wrong = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
-    remember(wrong);
-    expect((await oauth("/oauth/token", { grant_type: "client_credentials", client_id: client.id, client_secret: wrong })).status).toBe(401);
-    access = again.json.access_token;
-    refresh = again.json.refresh_token;
-  }
+  expect(first.status, first.text).toBe(200);
+  const second = await oauth("/oauth/token", { grant_type: "client_credentials", scope: "quizzes:read" }, basic);
+  expect(second.status, second.text).toBe(200);
+  const refreshed = await oauth("/oauth/token", { grant_type: "refresh_token", refresh_token: first.json.refresh_token, ...post });
+  expect(refreshed.status, refreshed.text).toBe(200);
+  const again = await oauth("/oauth/token", { grant_type: "refresh_token", refresh_token: refreshed.json.refresh_token }, basic);
+  expect(again.status, again.text).toBe(200);
+  await oauth("/oauth/introspect", { token: again.json.access_token, ...post });
+  await oauth("/oauth/introspect", { token: again.json.refresh_token, ...post });
+  await oauth("/oauth/revoke", { token: second.json.refresh_token, ...post });
+  const doomedTokens = await oauth("/oauth/token", { grant_type: "client_credentials", client_id: doomed.id, client_secret: doomed.client_secret });
+  expect(doomedTokens.status, doomedTokens.text).toBe(200);
+  // A failed attempt with a wrong secret must not store what it was sent either.
+  const wrong = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
+  remember(wrong);
+  expect((await oauth("/oauth/token", { grant_type: "client_credentials", client_id: client.id, client_secret: wrong })).status).toBe(401);
+  const access: string = again.json.access_token;
+  const refresh: string = again.json.refresh_token;
   await ok("/v1/auth/verify", { auth: access });
   await ok(`/v1/oauth-clients/${doomed.id}`, { method: "DELETE" });
   // Let the delayed usage flush (src/auth/usage.ts, about a second) reach D1.

@@ -48,17 +48,20 @@ export const toRecord = (row: Row): ApiKeyRecord => ({
 /**
  * Finds the key: from isolate memory when it was seen in the last API_KEY_MEMORY_TTL_MS, else
  * one KV read; on a KV miss one D1 query, and the record is written to KV after the response
- * (waitUntil). Returns null for unknown keys.
+ * (waitUntil). Returns null for unknown keys. `beforeLookup` runs when memory does not know the
+ * key, before KV or D1 is asked (it may throw to refuse the request cheaply).
  */
 export async function lookupApiKey(
   kv: KVNamespace,
   db: Database,
   key: string,
   waitUntil: (promise: Promise<unknown>) => void,
+  beforeLookup: () => void = () => {},
 ): Promise<ApiKeyRecord | null> {
   const hash = await sha256Hex(key);
   const held = memory.get(hash);
   if (held && held.until > Date.now()) return held.record.id ? held.record : null;
+  beforeLookup();
   const cacheKey = kvKeys.apiKey(hash);
   const cached = await kv.get<ApiKeyRecord>(cacheKey, "json");
   if (cached) {

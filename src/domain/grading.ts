@@ -1,5 +1,5 @@
 /**
- * Pure grading engine: no I/O, no app imports. Questions arrive already
+ * Pure grading engine: no I/O; it imports only lib's text rules. Questions arrive already
  * validated; responses are type-checked here only defensively.
  *
  * Points are summed in integer micro-points (1 point = 1 000 000). Points have
@@ -7,6 +7,8 @@
  * (0.1 + 0.2 is 0.3, not 0.30000000000000004). Numbers are produced only for
  * output, as micro / 1e6, which is the double nearest the exact decimal.
  */
+
+import { TEXT_MESSAGES, forbiddenControlCharacter, isWellFormedUnicode } from "../lib/text";
 
 export type QuestionType = "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric";
 
@@ -90,7 +92,8 @@ export interface GradeResult {
   score: number;
   points_earned: number;
   points_possible: number;
-  feedback: string | null;
+  /** The matching band's message, else the points sentence: never empty (§2). */
+  feedback: string;
   answers: AnswerResult[];
 }
 
@@ -128,6 +131,45 @@ function withinTolerance(response: number, value: number, tolerance: number): bo
   return Math.abs(response - value) <= tolerance + slack;
 }
 
+/** The longest short-text response, in UTF-16 code units (§6: rows stay bounded). */
+export const MAX_SHORT_TEXT_RESPONSE_LENGTH = 1_000;
+
+/** Why a response does not fit its question (shape, bounds, option ids), or undefined when it does. */
+export function responseProblem(question: GradableQuestion, response: unknown): string | undefined {
+  switch (question.type) {
+    case "single_choice":
+      if (typeof response !== "string") return "must be an option id (a string)";
+      return question.options.some((o) => o.id === response) ? undefined : "must be one of the question's option ids";
+    case "short_text":
+      if (typeof response !== "string") return "must be a string";
+      if (response.length > MAX_SHORT_TEXT_RESPONSE_LENGTH)
+        return `must be at most ${MAX_SHORT_TEXT_RESPONSE_LENGTH} characters`;
+      if (!isWellFormedUnicode(response)) return TEXT_MESSAGES.lone_surrogate;
+      // Tab, line feed and carriage return are allowed; other control characters are not.
+      return forbiddenControlCharacter(response, true) === undefined ? undefined : TEXT_MESSAGES.control;
+    case "true_false":
+      return typeof response === "boolean" ? undefined : "must be a boolean";
+    case "numeric":
+      return typeof response === "number" && Number.isFinite(response) ? undefined : "must be a finite number";
+    case "multiple_choice": {
+      if (!Array.isArray(response)) return "must be an array of option ids";
+      const ids = new Set(question.options.map((o) => o.id));
+      const seen = new Set<string>();
+      // for..of (unlike every) visits holes of sparse arrays as undefined.
+      for (const item of response) {
+        if (typeof item !== "string" || !ids.has(item)) return "must hold only the question's option ids";
+        if (seen.has(item)) return "must not repeat an option id";
+        seen.add(item);
+      }
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Whether a response has its question type's shape, which is all grading needs: stored answers
+ * passed responseProblem when they were written, and grading stays defined for any input.
+ */
 export function isResponseValidFor(question: GradableQuestion, response: unknown): boolean {
   switch (question.type) {
     case "single_choice":
@@ -175,7 +217,8 @@ function evaluate(question: GradableQuestion, response: unknown, possible: numbe
   }
 }
 
-function correctAnswerOf(question: GradableQuestion): unknown {
+/** The answer key as results show it. */
+export function correctAnswerOf(question: GradableQuestion): unknown {
   switch (question.type) {
     case "single_choice":
       return question.correct_option_id;
@@ -188,6 +231,12 @@ function correctAnswerOf(question: GradableQuestion): unknown {
     case "numeric":
       return { value: question.correct_value, tolerance: question.tolerance };
   }
+}
+
+/** The feedback when no band matches: the points and the score, e.g. "7 of 10 points (70%)." */
+export function pointsSentence(pointsEarned: number, pointsPossible: number, score: number): string {
+  const points = pointsPossible === 1 ? "point" : "points";
+  return `${pointsEarned} of ${pointsPossible} ${points} (${score}%).`;
 }
 
 /** Highest min_score not above score; among equal min_scores the first listed wins. */
@@ -245,7 +294,7 @@ export function gradeSubmission(
     score,
     points_earned: fromMicro(earnedTotal),
     points_possible: fromMicro(possibleTotal),
-    feedback: pickFeedback(score, bands),
+    feedback: pickFeedback(score, bands) ?? pointsSentence(fromMicro(earnedTotal), fromMicro(possibleTotal), score),
     answers: results,
   };
 }

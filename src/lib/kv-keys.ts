@@ -6,11 +6,8 @@
 export const kvKeys = {
   /** Cached API key record (id, scopes, expiry), so that a warm request needs no D1 query. */
   apiKey: (keyHash: string) => `v1:apikey:${keyHash}`,
+  /** An OAuth access token's record; refresh tokens and grants live in D1 (src/auth/oauth-tokens.ts). */
   accessToken: (tokenHash: string) => `v1:at:${tokenHash}`,
-  refreshToken: (tokenHash: string) => `v1:rt:${tokenHash}`,
-  /** A refresh-token family; the client id in the key lets a client's families be listed by prefix. */
-  tokenFamily: (clientId: string, familyId: string) => `v1:family:${clientId}:${familyId}`,
-  tokenFamiliesOf: (clientId: string) => `v1:family:${clientId}:`,
   rateLimit: (subject: string, windowStart: number) => `v1:rl:${subject}:${windowStart}`,
   /** A POST's kept answer, sealed, under the SHA-256 of its Idempotency-Key. */
   idempotency: (credentialId: string, keyHash: string) => `v1:idem:${credentialId}:${keyHash}`,

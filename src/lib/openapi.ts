@@ -1,12 +1,24 @@
-import { OpenAPIHono, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig, type RouteHandler, createRoute, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { requireScope } from "../middleware/authenticate";
+import { idempotency } from "../middleware/idempotency";
 import type { Scope } from "./scopes";
 import { validationHook } from "./validation";
 
 /** A router whose validation failures all become problem bodies (400, or 404 for a malformed path id). */
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}
+
+/** Query parameters of an operation that takes none: any parameter is unknown (400). */
+const NO_QUERY = z.strictObject({});
+
+/**
+ * `createRoute` with strict query parameters everywhere: an operation that declares no query
+ * schema refuses every query parameter, as one that declares one refuses those it does not name.
+ */
+export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"> & { path: P }>(config: R) {
+  return createRoute({ ...config, request: { query: NO_QUERY, ...config.request } } as R);
 }
 
 export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
@@ -64,10 +76,11 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
 
 /**
  * The scope an operation needs, declared beside its route: the OpenAPI security requirement
- * and the middleware that enforces it come from this one call.
+ * and the middleware that enforces it come from this one call. Idempotent replay runs after the
+ * scope check, so a replay is never served to a credential that may not make the request.
  */
 export function scoped(scope: Scope) {
-  return { security: securityFor([scope]), middleware: [requireScope(scope)] };
+  return { security: securityFor([scope]), middleware: [requireScope(scope), idempotency()] };
 }
 
 /** Any valid credential, whatever its scopes. */

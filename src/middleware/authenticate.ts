@@ -6,6 +6,7 @@ import { ACCESS_TOKEN_PREFIX, API_KEY_PREFIX, isWellFormedApiKey } from "../doma
 import type { AppEnv, Credential } from "../env";
 import { ApiError } from "../lib/errors";
 import { type Scope, hasScope } from "../lib/scopes";
+import { refuseIpOverBudget } from "./rate-limit";
 
 export const REALM = "quiz";
 
@@ -43,14 +44,27 @@ async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
     if (!given) return missing();
     if (given.value.startsWith(ACCESS_TOKEN_PREFIX)) {
       if (given.via === "x-api-key") return invalid("X-API-Key carries API keys only; send access tokens as Authorization: Bearer.");
+      refuseIpOverBudget(c);
       const token = await readAccessToken(c.env.KV, given.value);
       if (!token) return invalid("The access token is invalid, expired or revoked.");
-      return { type: "access_token", id: token.client_id, scopes: token.scopes, expires_at: new Date(token.exp * 1000).toISOString() };
+      return {
+        type: "access_token",
+        id: token.client_id,
+        scopes: token.scopes,
+        expires_at: new Date(token.exp * 1000).toISOString(),
+        grant_id: token.family_id,
+      };
     }
     // The checksum refuses mistyped and made-up keys before any lookup.
     if (!given.value.startsWith(API_KEY_PREFIX) || !isWellFormedApiKey(given.value))
       return invalid("The credential is not a well-formed API key or access token.");
-    const key = await lookupApiKey(c.env.KV, c.var.db, given.value, (p) => c.executionCtx.waitUntil(p));
+    const key = await lookupApiKey(
+      c.env.KV,
+      c.var.db,
+      given.value,
+      (p) => c.executionCtx.waitUntil(p),
+      () => refuseIpOverBudget(c),
+    );
     if (!key || key.revoked) return invalid("The API key is unknown or revoked.");
     if (key.expires_at !== null && key.expires_at <= new Date().toISOString()) return invalid("The API key has expired.");
     return { type: "api_key", id: key.id, scopes: key.scopes, expires_at: key.expires_at };

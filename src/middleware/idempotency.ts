@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "../env";
+import type { AppEnv, Credential } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { kvKeys, kvTtl } from "../lib/kv-keys";
@@ -30,8 +30,8 @@ interface IdempotencyRecord {
  * which KV never holds (the record is named by its SHA-256): what KV stores cannot be read
  * without the header only the client has. Keys and secrets thus never sit in KV in the clear.
  */
-async function answerKey(credentialId: string, idempotencyKey: string): Promise<CryptoKey> {
-  const material = await crypto.subtle.digest("SHA-256", encoder.encode(`quiz-idempotency:${credentialId}:${idempotencyKey}`));
+async function answerKey(owner: string, idempotencyKey: string): Promise<CryptoKey> {
+  const material = await crypto.subtle.digest("SHA-256", encoder.encode(`quiz-idempotency:${owner}:${idempotencyKey}`));
   return crypto.subtle.importKey("raw", material, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
@@ -43,23 +43,33 @@ const toBase64 = (bytes: Uint8Array) => {
 };
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
 
-async function seal(answer: StoredAnswer, requestHash: string, credentialId: string, key: string): Promise<IdempotencyRecord> {
+async function seal(answer: StoredAnswer, requestHash: string, owner: string, key: string): Promise<IdempotencyRecord> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = await crypto.subtle.encrypt(
     { name: "AES-GCM", iv },
-    await answerKey(credentialId, key),
+    await answerKey(owner, key),
     encoder.encode(JSON.stringify(answer)),
   );
   return { request_hash: requestHash, iv: toBase64(iv), sealed: toBase64(new Uint8Array(sealed)) };
 }
 
-async function open(record: IdempotencyRecord, credentialId: string, key: string): Promise<StoredAnswer> {
+async function open(record: IdempotencyRecord, owner: string, key: string): Promise<StoredAnswer> {
   const plain = await crypto.subtle.decrypt(
     { name: "AES-GCM", iv: fromBase64(record.iv) },
-    await answerKey(credentialId, key),
+    await answerKey(owner, key),
     fromBase64(record.sealed),
   );
   return JSON.parse(new TextDecoder().decode(plain)) as StoredAnswer;
+}
+
+/**
+ * Whom a kept answer belongs to: the API key, or the OAuth grant with exactly these scopes. A
+ * client's other grants, or a narrower token of the same grant, never see each other's answers.
+ */
+export async function replayOwner(credential: Credential): Promise<string> {
+  if (credential.type === "api_key") return credential.id;
+  const scopes = [...credential.scopes].sort().join(" ");
+  return `${credential.id}.${await sha256Hex(`${credential.grant_id ?? ""}\n${scopes}`)}`;
 }
 
 /** Requests being executed by this isolate, so that a concurrent duplicate waits for the answer. */
@@ -81,7 +91,9 @@ function replay(c: Context<AppEnv>, answer: StoredAnswer): Response {
 /**
  * Stripe's semantics for POST under /v1: the same key with the same request within 24 hours
  * replays the first answer (marked `Idempotent-Replayed: true`); with another request → 409
- * `idempotency_key_reused`. Keys belong to the credential that sent them. Answers of 5xx are not
+ * `idempotency_key_reused`. Keys belong to the credential that sent them (see replayOwner), and
+ * this middleware runs after the route's scope check (see `scoped`), so a replay is served only
+ * to a credential that may make the request now. Answers of 5xx are not
  * kept, so a retry runs again (after the in-progress marker expires, within a minute).
  *
  * Concurrent duplicates: on one isolate the second waits for the first and replays it; a
@@ -98,8 +110,11 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     const credential = c.get("credential");
     if (!credential) return next();
 
-    const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
-    const slot = `${credential.id}:${key}`;
+    // The fingerprint covers the method, the path with its query, and the body.
+    const url = new URL(c.req.url);
+    const requestHash = await sha256Hex(`${c.req.method} ${url.pathname}${url.search}\n${await c.req.text()}`);
+    const owner = await replayOwner(credential);
+    const slot = `${owner}:${key}`;
     const running = inFlight.get(slot);
     if (running) {
       if (running.requestHash !== requestHash) throw reused();
@@ -114,12 +129,12 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     inFlight.set(slot, { requestHash, answer: new Promise((resolve) => (settle = resolve)) });
     try {
       const keyHash = await sha256Hex(key);
-      const doneKey = kvKeys.idempotency(credential.id, keyHash);
-      const lockKey = kvKeys.idempotencyLock(credential.id, keyHash);
+      const doneKey = kvKeys.idempotency(owner, keyHash);
+      const lockKey = kvKeys.idempotencyLock(owner, keyHash);
       const stored = await c.env.KV.get<IdempotencyRecord>(doneKey, "json");
       if (stored) {
         if (stored.request_hash !== requestHash) throw reused();
-        const answer = await open(stored, credential.id, key);
+        const answer = await open(stored, owner, key);
         settle(answer);
         return replay(c, answer);
       }
@@ -141,7 +156,7 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       const answer = { status: c.res.status, headers, body: await c.res.clone().text() };
       settle(answer);
       try {
-        const record = await seal(answer, requestHash, credential.id, key);
+        const record = await seal(answer, requestHash, owner, key);
         await c.env.KV.put(doneKey, JSON.stringify(record), { expirationTtl: IDEMPOTENCY_TTL_SECONDS });
       } catch (error) {
         // The request is done and answered; only its replay is lost.

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { type RateLimitPolicy, positiveInt, rateLimitHeaders } from "../domain/rate-limit";
+import { type RateLimitDecision, type RateLimitPolicy, positiveInt, rateLimitHeaders } from "../domain/rate-limit";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { kvRateLimiter } from "../rate-limit/kv-rate-limiter";
@@ -32,6 +32,21 @@ async function hit(c: Context<AppEnv>, subject: string, policy: RateLimitPolicy)
   return { decision, headers };
 }
 
+const rateLimited = (policy: RateLimitPolicy, decision: RateLimitDecision, headers: Record<string, string>) =>
+  new ApiError(429, "rate_limited", `Rate limit of ${policy.limit} requests per ${policy.windowSeconds} s reached; retry after ${decision.resetSeconds} s.`, { headers });
+
+/**
+ * Refusal is cheap: a client IP already over its budget for requests without a valid credential
+ * is refused before its credential is looked up in KV or D1 (the check reads isolate memory
+ * only). Called by authentication just before such a lookup; a credential this isolate already
+ * knows is not looked up, so it is not refused here.
+ */
+export function refuseIpOverBudget(c: Context<AppEnv>): void {
+  const policy = policies(c.env).anonymous;
+  const decision = kvRateLimiter(c.env.KV).peek(`ip:${clientIp(c)}`, policy);
+  if (decision && !decision.allowed) throw rateLimited(policy, decision, rateLimitHeaders(policy, decision));
+}
+
 /**
  * /v1: per credential once authenticated, else per client IP (which also slows key guessing).
  * Runs after the caller is identified and before a missing credential is refused.
@@ -42,9 +57,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     const all = policies(c.env);
     const policy = credential ? all.default : all.anonymous;
     const { decision, headers } = await hit(c, credential ? credential.id : `ip:${clientIp(c)}`, policy);
-    if (!decision.allowed) {
-      throw new ApiError(429, "rate_limited", `Rate limit of ${policy.limit} requests per ${policy.windowSeconds} s reached; retry after ${decision.resetSeconds} s.`, { headers });
-    }
+    if (!decision.allowed) throw rateLimited(policy, decision, headers);
     await next();
   };
 }

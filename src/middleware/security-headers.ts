@@ -1,18 +1,64 @@
-import type { MiddlewareHandler } from "hono";
+import type { Handler, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 
 const PUBLIC_DOCUMENTS = new Set(["/openapi.json", "/docs", "/health", "/.well-known/oauth-authorization-server"]);
+/** Public documents that name an origin: ISSUER's, or else the request's (its Host header). */
+const ORIGIN_NAMING_DOCUMENTS = new Set(["/openapi.json", "/.well-known/oauth-authorization-server"]);
 
 /**
  * `Cache-Control: no-store` on every answer but the public documents: answers carry personal
- * data or credentials, and no cache on the way may keep them.
+ * data or credentials, and no cache on the way may keep them. A document that names the
+ * request's own origin (ISSUER empty) is no-store too: a shared cache would otherwise serve the
+ * origin one request's Host header claimed to every later caller (host poisoning).
  */
 export function cacheControl(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
-    if (!c.res.headers.has("cache-control"))
-      c.res.headers.set("Cache-Control", PUBLIC_DOCUMENTS.has(c.req.path) ? "public, max-age=300" : "no-store");
+    if (c.res.headers.has("cache-control")) return;
+    const path = c.req.path;
+    const cacheable = c.res.status === 200 && PUBLIC_DOCUMENTS.has(path) && (!ORIGIN_NAMING_DOCUMENTS.has(path) || Boolean(c.env?.ISSUER));
+    c.res.headers.set("Cache-Control", cacheable ? "public, max-age=300" : "no-store");
+  };
+}
+
+/**
+ * The policy of /docs and its files (Swagger UI, served from static assets): nothing but this
+ * origin's own files, no inline script or style, no eval, no framing. The one allowance beyond
+ * 'self' is what the renderer was seen to need in Chromium (npm run docs:screenshot fails on any
+ * violation, after clicking through Try it out, a request body, Authorize and the schemas):
+ * - img-src data: swagger-ui.css draws the <select> caret and the copy-to-clipboard icon as
+ *   data:image/svg+xml backgrounds; without it Chromium reports both as img-src violations.
+ * Swagger UI sets its inline styles through the CSSOM (React), which style-src does not govern.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/**
+ * GET /docs and /docs/*: the file from Workers static assets ([assets] in wrangler.toml, binding
+ * ASSETS), as a new response (the asset's headers are immutable) that this worker's middleware
+ * adds its headers to, plus the docs' Content-Security-Policy. A path with no file is the API's own 404.
+ */
+export function docsAssets(): Handler<AppEnv> {
+  return async (c) => {
+    if (!c.env.ASSETS) throw new Error("no ASSETS binding: /docs needs [assets] in wrangler.toml");
+    const asset = await c.env.ASSETS.fetch(c.req.raw);
+    if (asset.status === 404) return c.notFound();
+    const headers = new Headers(asset.headers);
+    headers.set("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
+    // c.body, not new Response(asset.body, asset): it also keeps the headers middleware set
+    // before this handler ran (X-Request-Id).
+    const init = { status: asset.status as ContentfulStatusCode, statusText: asset.statusText, headers };
+    return asset.body === null ? c.body(null, init) : c.body(asset.body, init);
   };
 }
 

@@ -79,6 +79,17 @@ export class KvRateLimiter implements RateLimiter {
     return decision;
   }
 
+  /**
+   * The decision this isolate would make for the subject's next request, from memory only (no
+   * KV read, nothing counted); undefined when the isolate has not seen the subject this window.
+   */
+  peek(subject: string, policy: RateLimitPolicy): RateLimitDecision | undefined {
+    const now = this.now();
+    const counter = this.counters.get(`${policy.name}:${subject}`);
+    if (!counter || counter.windowStart !== windowStart(now, policy.windowSeconds)) return undefined;
+    return decide(counter.known + counter.unwritten, policy, now);
+  }
+
   /** Learns what other isolates counted: the shared count never goes down in this view. */
   private async refresh(counter: Counter) {
     const stored = Number(await this.kv.get(counter.key)) || 0;

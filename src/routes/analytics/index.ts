@@ -1,12 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { COMMON_ERRORS, createRouter, errorResponses, jsonResponse, scoped } from "../../lib/openapi";
+import { COMMON_ERRORS, createRouter, errorResponses, jsonResponse, scoped, defineRoute } from "../../lib/openapi";
 import * as queries from "./analytics.queries";
 import { QuizAnalytics, UserAnalytics } from "./analytics.schemas";
 
 const tags = ["Analytics"];
 
-export const getQuizAnalytics = createRoute({
+export const getQuizAnalytics = defineRoute({
   operationId: "getQuizAnalytics",
   method: "get",
   path: "/quiz/{id}",
@@ -18,7 +18,7 @@ export const getQuizAnalytics = createRoute({
   responses: { 200: jsonResponse(QuizAnalytics, "The quiz's analytics."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const getUserAnalytics = createRoute({
+export const getUserAnalytics = defineRoute({
   operationId: "getUserAnalytics",
   method: "get",
   path: "/user/{id}",

@@ -1,13 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped, defineRoute } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 import { ApiKey, ApiKeyCreate, ApiKeyRotate, ApiKeyUsage, CreatedApiKey } from "./api-keys.schemas";
 
 const tags = ["API keys"];
 const Params = z.object({ id: idSchema("apiKey") });
 
-export const listApiKeys = createRoute({
+export const listApiKeys = defineRoute({
   operationId: "listApiKeys",
   method: "get",
   path: "/",
@@ -21,7 +21,7 @@ export const listApiKeys = createRoute({
   },
 });
 
-export const createApiKey = createRoute({
+export const createApiKey = defineRoute({
   operationId: "createApiKey",
   method: "post",
   path: "/",
@@ -35,7 +35,7 @@ export const createApiKey = createRoute({
   },
 });
 
-export const getApiKey = createRoute({
+export const getApiKey = defineRoute({
   operationId: "getApiKey",
   method: "get",
   path: "/{id}",
@@ -46,7 +46,7 @@ export const getApiKey = createRoute({
   responses: { 200: jsonResponse(ApiKey, "The key's metadata."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const rotateApiKey = createRoute({
+export const rotateApiKey = defineRoute({
   operationId: "rotateApiKey",
   method: "post",
   path: "/{id}/rotate",
@@ -65,7 +65,7 @@ export const rotateApiKey = createRoute({
   },
 });
 
-export const revokeApiKey = createRoute({
+export const revokeApiKey = defineRoute({
   operationId: "revokeApiKey",
   method: "delete",
   path: "/{id}",
@@ -77,7 +77,7 @@ export const revokeApiKey = createRoute({
   responses: { 204: { description: "Revoked." }, ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const getApiKeyUsage = createRoute({
+export const getApiKeyUsage = defineRoute({
   operationId: "getApiKeyUsage",
   method: "get",
   path: "/{id}/usage",

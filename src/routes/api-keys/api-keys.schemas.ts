@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
 import { SCOPES } from "../../lib/scopes";
+import { singleLineText } from "../../lib/text";
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
 const MAX_ROTATION_GRACE_SECONDS = 30 * 86_400;
@@ -14,7 +15,7 @@ export const ScopeList = z
 
 export const ApiKeyCreate = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).openapi({ example: "grading service" }),
+    name: singleLineText(200).openapi({ example: "grading service" }),
     scopes: ScopeList,
     // abort: a malformed timestamp gets one error, not a second "in the future" one. Stored
     // normalised (milliseconds, Z) so that it reads like every other timestamp and compares as text.

@@ -1,6 +1,6 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
-import { COMMON_ERRORS, authenticated, createRouter, errorResponses, jsonResponse } from "../../lib/openapi";
+import { COMMON_ERRORS, authenticated, createRouter, errorResponses, jsonResponse, defineRoute } from "../../lib/openapi";
 
 const Verification = z
   .object({
@@ -15,7 +15,7 @@ const Verification = z
   })
   .openapi("Verification");
 
-export const verify = createRoute({
+export const verify = defineRoute({
   operationId: "verify",
   method: "get",
   path: "/verify",
@@ -31,5 +31,9 @@ export const verify = createRoute({
 export const authRouter = createRouter().openapi(verify, (c) => {
   const credential = c.get("credential");
   if (!credential) throw new ApiError(401, "unauthorized", "No credential.");
-  return c.json({ status: "success" as const, message: "Authentication successful" as const, credential }, 200);
+  const { type, id, scopes, expires_at } = credential;
+  return c.json(
+    { status: "success" as const, message: "Authentication successful" as const, credential: { type, id, scopes, expires_at } },
+    200,
+  );
 });

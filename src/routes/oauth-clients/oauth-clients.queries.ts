@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { asc, eq, gt } from "drizzle-orm";
+import { asc, eq, gt, sql } from "drizzle-orm";
 import { revokeClientTokens } from "../../auth/oauth-tokens";
 import { oauthClients } from "../../db/schema";
 import { generateClientSecret } from "../../domain/credential-format";
@@ -62,27 +62,27 @@ export async function getClient(db: Database, id: string) {
   return serializeClient(row);
 }
 
-/** The old secret stops working at once; tokens already issued stay valid until they expire. */
-export async function rotateSecret(db: Database, id: string) {
+/**
+ * The old secret stops working at once, and with no grace for it, every token issued under it
+ * is revoked too (CONTRACT §6): the new secret and its tokens start afresh.
+ */
+export async function rotateSecret(db: Database, kv: KVNamespace, id: string) {
+  const client = await getClient(db, id);
   const secret = generateClientSecret();
   const now = isoNow();
-  const [row] = await db
-    .update(oauthClients)
-    .set({ secretHash: await sha256Hex(secret), secretRotatedAt: now, updatedAt: now })
-    .where(eq(oauthClients.id, id))
-    .returning();
-  if (!row) throw notFound("OAuth client");
-  return { ...serializeClient(row), client_secret: secret };
+  const [rotated] = await revokeClientTokens(db, kv, id, [
+    sql`UPDATE oauth_clients SET secret_hash = ${await sha256Hex(secret)}, secret_rotated_at = ${now}, updated_at = ${now} WHERE id = ${id}`,
+  ]);
+  if (rotated?.meta.changes !== 1) throw notFound("OAuth client");
+  return { ...client, updated_at: now, secret_rotated_at: now, client_secret: secret };
 }
 
-/** Deletes the client and revokes every token it holds. */
 /**
- * Revokes every token the client holds, then deletes it: if revoking fails midway, the client
- * is still there and the request can be retried.
+ * Revokes every token the client holds and deletes it (see revokeClientTokens): if revoking
+ * fails midway, the client is still there and the request can be retried.
  */
 export async function deleteClient(db: Database, kv: KVNamespace, id: string) {
   await getClient(db, id);
-  await revokeClientTokens(kv, id);
-  const [row] = await db.delete(oauthClients).where(eq(oauthClients.id, id)).returning({ id: oauthClients.id });
-  if (!row) throw notFound("OAuth client");
+  const [deleted] = await revokeClientTokens(db, kv, id, [sql`DELETE FROM oauth_clients WHERE id = ${id}`]);
+  if (deleted?.meta.changes !== 1) throw notFound("OAuth client");
 }

@@ -1,13 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped, defineRoute } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 import { OAuthClient, OAuthClientCreate, OAuthClientWithSecret } from "./oauth-clients.schemas";
 
 const tags = ["OAuth clients"];
 const Params = z.object({ id: idSchema("oauthClient") });
 
-export const listClients = createRoute({
+export const listClients = defineRoute({
   operationId: "listClients",
   method: "get",
   path: "/",
@@ -21,7 +21,7 @@ export const listClients = createRoute({
   },
 });
 
-export const createClient = createRoute({
+export const createClient = defineRoute({
   operationId: "createClient",
   method: "post",
   path: "/",
@@ -35,7 +35,7 @@ export const createClient = createRoute({
   },
 });
 
-export const getClient = createRoute({
+export const getClient = defineRoute({
   operationId: "getClient",
   method: "get",
   path: "/{id}",
@@ -46,7 +46,7 @@ export const getClient = createRoute({
   responses: { 200: jsonResponse(OAuthClient, "The client."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const rotateSecret = createRoute({
+export const rotateSecret = defineRoute({
   operationId: "rotateSecret",
   method: "post",
   path: "/{id}/rotate-secret",
@@ -61,7 +61,7 @@ export const rotateSecret = createRoute({
   },
 });
 
-export const deleteClient = createRoute({
+export const deleteClient = defineRoute({
   operationId: "deleteClient",
   method: "delete",
   path: "/{id}",

@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
+import { singleLineText } from "../../lib/text";
 import { ScopeList } from "../api-keys/api-keys.schemas";
 
 export const OAuthClientCreate = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).openapi({ example: "analytics exporter" }),
+    name: singleLineText(200).openapi({ example: "analytics exporter" }),
     scopes: ScopeList,
   })
   .openapi("OAuthClientCreate");

@@ -9,6 +9,8 @@ import type { OAuthParams } from "./oauth-params";
 export interface AuthenticatedClient {
   id: string;
   scopes: string[];
+  /** The hash of the secret that authenticated: tokens are issued only while it is still the client's. */
+  secretHash: string;
 }
 
 interface PresentedCredentials {
@@ -43,7 +45,7 @@ export async function authenticateClient(
     : undefined;
   const matches = timingSafeEqual(await sha256Hex(presented.secret), row?.secretHash ?? NO_CLIENT_HASH);
   if (!row || !matches) throw invalidClient();
-  return { id: row.id, scopes: row.scopes };
+  return { id: row.id, scopes: row.scopes, secretHash: row.secretHash };
 }
 
 function presentedCredentials(authorization: string | undefined, params: OAuthParams): PresentedCredentials {

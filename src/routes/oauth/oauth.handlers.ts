@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import type { AppRouteHandler } from "../../lib/openapi";
 import { SCOPES } from "../../lib/scopes";
 import { type AuthenticatedClient, authenticateClient } from "./client-auth";
-import { NO_STORE, OAuthError, invalidRequest, oauthEndpoint } from "./oauth-errors";
+import { NO_STORE, OAuthError, invalidClient, invalidRequest, oauthEndpoint } from "./oauth-errors";
 import { type OAuthParams, assertScopesAllowed, parseScope, readParams } from "./oauth-params";
 import type * as routes from "./oauth.routes";
 
@@ -43,8 +43,8 @@ export const token = oauthEndpoint(async (c) => {
   const settings = tokenSettings(c.env);
   const tokens =
     grantType === "client_credentials"
-      ? await issueTokens(c.env.KV, settings, client.id, requested ?? client.scopes)
-      : await refreshGrant(c.env.KV, settings, client, params, requested);
+      ? await clientCredentialsGrant(c, settings, client, requested)
+      : await refreshGrant(c, settings, client, params, requested);
   return c.json(
     {
       access_token: tokens.access_token,
@@ -58,8 +58,19 @@ export const token = oauthEndpoint(async (c) => {
   );
 });
 
+async function clientCredentialsGrant(
+  c: Context<AppEnv>,
+  settings: TokenSettings,
+  client: AuthenticatedClient,
+  requested: string[] | null,
+): Promise<IssuedTokens> {
+  const tokens = await issueTokens(c.var.db, c.env.KV, settings, client, requested ?? client.scopes);
+  if (!tokens) throw invalidClient("The client was deleted or its secret replaced while the request ran.");
+  return tokens;
+}
+
 async function refreshGrant(
-  kv: KVNamespace,
+  c: Context<AppEnv>,
   settings: TokenSettings,
   client: AuthenticatedClient,
   params: OAuthParams,
@@ -67,7 +78,7 @@ async function refreshGrant(
 ): Promise<IssuedTokens> {
   const refreshToken = params.get("refresh_token");
   if (refreshToken === undefined) throw invalidRequest("The refresh_token parameter is required.");
-  const outcome = await refreshTokens(kv, settings, client.id, refreshToken, requested, client.scopes);
+  const outcome = await refreshTokens(c.var.db, c.env.KV, settings, client, refreshToken, requested);
   if (!outcome.ok) throw new OAuthError(outcome.error, outcome.description);
   return outcome.tokens;
 }
@@ -78,7 +89,7 @@ export const revoke = oauthEndpoint(async (c) => {
   const token = params.get("token");
   if (token === undefined) throw invalidRequest("The token parameter is required.");
   // token_type_hint is not needed: a token's prefix says what it is.
-  await revokeToken(c.env.KV, client.id, token);
+  await revokeToken(c.var.db, c.env.KV, client.id, token);
   return c.body(null, 200, NO_STORE);
 });
 
@@ -86,7 +97,7 @@ export const introspect = oauthEndpoint(async (c) => {
   const { params, client } = await authenticatedRequest(c);
   const token = params.get("token");
   if (token === undefined) throw invalidRequest("The token parameter is required.");
-  return c.json(await introspectToken(c.env.KV, client.id, token), 200, NO_STORE);
+  return c.json(await introspectToken(c.var.db, c.env.KV, client.id, token), 200, NO_STORE);
 });
 
 /** Wrong method on an OAuth endpoint: still an RFC 6749 body, with Allow. */

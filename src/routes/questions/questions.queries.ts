@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, gte, ne, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, gt, gte, ne, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { questions, quizzes } from "../../db/schema";
+import { questionVersions, questions, quizzes } from "../../db/schema";
 import type { Database } from "../../env";
 import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -38,9 +38,39 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
     definition,
     feedback,
     explanation: explanation ?? null,
+    version: 1,
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/**
+ * Copies the current version of the questions `where` selects into question_versions, in the
+ * batch that wrote them: a new version gets its row, an unchanged version gets its feedback
+ * and explanation updated (those do not change grading, so they make no new version).
+ */
+export function snapshotVersions(db: Database, where: SQL) {
+  return db
+    .insert(questionVersions)
+    .select(
+      db
+        .select({
+          questionId: questions.id,
+          version: questions.version,
+          type: questions.type,
+          points: questions.points,
+          definition: questions.definition,
+          feedback: questions.feedback,
+          explanation: questions.explanation,
+          createdAt: questions.updatedAt,
+        })
+        .from(questions)
+        .where(where),
+    )
+    .onConflictDoUpdate({
+      target: [questionVersions.questionId, questionVersions.version],
+      set: { feedback: sql`excluded.feedback`, explanation: sql`excluded.explanation` },
+    });
 }
 
 export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Question {
@@ -121,7 +151,7 @@ export async function createQuestion(db: Database, quizId: string, input: Questi
   // NULL when the quiz is full: the NOT NULL constraint then fails the batch, which rolls back whole.
   const position = sql<number>`CASE WHEN ${total} < ${MAX_QUESTIONS_PER_QUIZ} THEN min(${input.position ?? MAX_QUESTIONS_PER_QUIZ + 1}, ${total} + 1) END`;
   const insert = db.insert(questions).values({ ...row, position }).returning({ position: questions.position });
-  const statements: Batch = [insert, touchQuiz(db, quizId, now)];
+  const statements: Batch = [insert, snapshotVersions(db, eq(questions.id, row.id)), touchQuiz(db, quizId, now)];
   if (input.position !== undefined)
     statements.unshift(
       db
@@ -161,7 +191,14 @@ export async function updateQuestion(
 
   const now = isoNow();
   // The id, creation time and (unless moved) position stay as stored.
-  const { id: _id, createdAt: _createdAt, position: _position, ...changes } = questionRow(quizId, parsed.data, 0, now);
+  const { id: _id, createdAt: _createdAt, position: _position, version: _version, ...fresh } = questionRow(quizId, parsed.data, 0, now);
+  // A change to what grading reads makes a new version; compared in SQL with what is stored
+  // when the batch runs, so concurrent patches each count.
+  const changes = {
+    ...fresh,
+    version: sql`${questions.version} + CASE WHEN ${questions.type} IS NOT ${fresh.type} OR ${questions.points} IS NOT ${fresh.points}
+      OR ${questions.definition} IS NOT ${JSON.stringify(fresh.definition)} THEN 1 ELSE 0 END`,
+  };
   const statements: BatchItem<"sqlite">[] = [];
   let write = db.update(questions).set(changes).where(eq(questions.id, current.id)).returning();
   if (requested !== undefined) {
@@ -181,7 +218,7 @@ export async function updateQuestion(
     );
     write = db.update(questions).set({ ...changes, position: to }).where(eq(questions.id, current.id)).returning();
   }
-  statements.push(write, touchQuiz(db, quizId, now));
+  statements.push(write, snapshotVersions(db, eq(questions.id, current.id)), touchQuiz(db, quizId, now));
   const results = await db.batch(statements as Batch);
   const [row] = results[statements.indexOf(write)] as QuestionRow[];
   if (!row) throw notFound("Question");

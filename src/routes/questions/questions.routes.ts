@@ -1,6 +1,6 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped, defineRoute } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 import { Question, QuestionCreate, QuestionPatch } from "./questions.schemas";
 
@@ -8,7 +8,7 @@ const tags = ["Questions"];
 const QuizParams = z.object({ id: idSchema("quiz") });
 const QuestionParams = z.object({ id: idSchema("quiz"), question_id: idSchema("question") });
 
-export const listQuestions = createRoute({
+export const listQuestions = defineRoute({
   operationId: "listQuestions",
   method: "get",
   path: "/{id}/questions",
@@ -22,7 +22,7 @@ export const listQuestions = createRoute({
   },
 });
 
-export const createQuestion = createRoute({
+export const createQuestion = defineRoute({
   operationId: "createQuestion",
   method: "post",
   path: "/{id}/questions",
@@ -36,7 +36,7 @@ export const createQuestion = createRoute({
   },
 });
 
-export const getQuestion = createRoute({
+export const getQuestion = defineRoute({
   operationId: "getQuestion",
   method: "get",
   path: "/{id}/questions/{question_id}",
@@ -47,7 +47,7 @@ export const getQuestion = createRoute({
   responses: { 200: jsonResponse(Question, "The question."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const updateQuestion = createRoute({
+export const updateQuestion = defineRoute({
   operationId: "updateQuestion",
   method: "patch",
   path: "/{id}/questions/{question_id}",
@@ -63,7 +63,7 @@ export const updateQuestion = createRoute({
   },
 });
 
-export const deleteQuestion = createRoute({
+export const deleteQuestion = defineRoute({
   operationId: "deleteQuestion",
   method: "delete",
   path: "/{id}/questions/{question_id}",

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
+import { multiLineText, singleLineText } from "../../lib/text";
 
 export const MAX_QUESTIONS_PER_QUIZ = 200;
 export const MIN_OPTIONS = 2;
@@ -11,7 +12,6 @@ const POINT_DECIMALS = 6;
 export const QUESTION_TYPES = ["single_choice", "multiple_choice", "true_false", "short_text", "numeric"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-const text = (max: number) => z.string().trim().min(1).max(max);
 const optionId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "Option ids are 1–64 characters of A–Z, a–z, 0–9, _ and -.")
@@ -28,17 +28,17 @@ const points = z
   .default(1)
   .openapi({ example: 1 });
 
-const OptionInput = z.strictObject({ id: optionId.optional(), text: text(1000) }).openapi("OptionInput");
+const OptionInput = z.strictObject({ id: optionId.optional(), text: singleLineText(1000) }).openapi("OptionInput");
 const Option = z.object({ id: z.string(), text: z.string() }).openapi("Option");
 const Feedback = z
-  .strictObject({ correct: text(2000).optional(), incorrect: text(2000).optional() })
+  .strictObject({ correct: multiLineText(2000, 1).optional(), incorrect: multiLineText(2000, 1).optional() })
   .openapi("QuestionFeedback");
 
 const common = {
-  prompt: text(10_000).openapi({ example: "What is 2 + 2?" }),
+  prompt: multiLineText(10_000, 1).openapi({ example: "What is 2 + 2?" }),
   points,
   feedback: Feedback.default({}),
-  explanation: text(10_000).nullable().optional(),
+  explanation: multiLineText(10_000, 1).nullable().optional(),
 };
 
 const position = {
@@ -105,7 +105,7 @@ const ShortTextInput = z
   .strictObject({
     type: z.literal("short_text"),
     ...common,
-    accepted_answers: z.array(text(1000)).min(1).max(100),
+    accepted_answers: z.array(singleLineText(1000)).min(1).max(100),
     case_sensitive: z.boolean().default(false),
   })
   .openapi("ShortTextQuestionInput");

@@ -4,7 +4,7 @@ import type { Database } from "../../env";
 import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import { questionRow } from "../questions/questions.queries";
+import { questionRow, snapshotVersions } from "../questions/questions.queries";
 import type { z } from "@hono/zod-openapi";
 import type { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
@@ -54,7 +54,11 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
     updatedAt: now,
   };
   const questionRows = (input.questions ?? []).map((q, i) => questionRow(quiz.id, q, i + 1, now));
-  await db.batch([db.insert(quizzes).values(quiz), ...questionRows.map((row) => db.insert(questions).values(row))]);
+  await db.batch([
+    db.insert(quizzes).values(quiz),
+    ...questionRows.map((row) => db.insert(questions).values(row)),
+    snapshotVersions(db, eq(questions.quizId, quiz.id)),
+  ]);
   return serializeQuiz(quiz, questionRows.length);
 }
 

@@ -1,13 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped, defineRoute } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 import { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
 const tags = ["Quizzes"];
 const Params = z.object({ id: idSchema("quiz") });
 
-export const listQuizzes = createRoute({
+export const listQuizzes = defineRoute({
   operationId: "listQuizzes",
   method: "get",
   path: "/",
@@ -21,7 +21,7 @@ export const listQuizzes = createRoute({
   },
 });
 
-export const createQuiz = createRoute({
+export const createQuiz = defineRoute({
   operationId: "createQuiz",
   method: "post",
   path: "/",
@@ -35,7 +35,7 @@ export const createQuiz = createRoute({
   },
 });
 
-export const getQuiz = createRoute({
+export const getQuiz = defineRoute({
   operationId: "getQuiz",
   method: "get",
   path: "/{id}",
@@ -46,7 +46,7 @@ export const getQuiz = createRoute({
   responses: { 200: jsonResponse(Quiz, "The quiz."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const updateQuiz = createRoute({
+export const updateQuiz = defineRoute({
   operationId: "updateQuiz",
   method: "patch",
   path: "/{id}",
@@ -60,7 +60,7 @@ export const updateQuiz = createRoute({
   },
 });
 
-export const deleteQuiz = createRoute({
+export const deleteQuiz = defineRoute({
   operationId: "deleteQuiz",
   method: "delete",
   path: "/{id}",

@@ -1,14 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
+import { multiLineText, singleLineText } from "../../lib/text";
 import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../questions/questions.schemas";
 
-const title = z.string().trim().min(1).max(200).openapi({ example: "Capitals of Europe" });
-const description = z.string().trim().max(10_000).openapi({ example: "Ten questions on European capitals." });
+const title = singleLineText(200).openapi({ example: "Capitals of Europe" });
+const description = multiLineText(10_000).openapi({ example: "Ten questions on European capitals." });
 
 const FeedbackBand = z
   .strictObject({
     min_score: z.number().min(0).max(100).openapi({ example: 80 }),
-    message: z.string().trim().min(1).max(2000).openapi({ example: "Excellent!" }),
+    message: multiLineText(2000, 1).openapi({ example: "Excellent!" }),
   })
   .openapi("FeedbackBand");
 

@@ -1,11 +1,27 @@
 import { type SQL, asc, eq, inArray, sql } from "drizzle-orm";
-import { questions, quizzes, submissions } from "../../db/schema";
+import { questionVersions, questions, quizzes, submissions } from "../../db/schema";
 import { statement } from "../../db/statements";
-import { type AnswerResult, gradeSubmission } from "../../domain/grading";
+import { type AnswerResult, correctAnswerOf, gradeSubmission, pointsSentence } from "../../domain/grading";
 import type { Database } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
-import { type SubmissionRow, gradable } from "./submissions.queries";
+import { type QuestionVersionRow, type SubmissionRow, gradable } from "./submissions.queries";
+
+/**
+ * What a graded submission keeps per answer: a reference to the question version it was graded
+ * against and the points, never copies of keys, feedback or explanations (those are in
+ * question_versions, once per version), so the row's size is bounded by the answers alone.
+ */
+export interface StoredAnswerResult {
+  question_id: string;
+  version: number;
+  correct: boolean;
+  points_earned: number;
+  points_possible: number;
+}
+
+/** How often a grade re-reads a submission whose answers changed between its read and its claim. */
+const GRADE_ATTEMPTS = 5;
 
 /** Rows of question_stats written per statement: 3 bound values each, under D1's 100 per statement. */
 const QUESTION_STATS_CHUNK = 25;
@@ -19,7 +35,8 @@ function gradeResponse(row: SubmissionRow) {
   return {
     submission_id: row.id,
     score: row.score,
-    feedback: row.feedback,
+    // Rows graded before feedback was always a string may hold null.
+    feedback: row.feedback ?? pointsSentence(row.pointsEarned ?? 0, row.pointsPossible ?? 0, row.score),
     points_earned: row.pointsEarned ?? 0,
     points_possible: row.pointsPossible ?? 0,
     status: "graded" as const,
@@ -36,8 +53,22 @@ const notGraded = () => new ApiError(409, "not_graded", "The submission has not 
  * token only while it is still open; every later statement runs only where that token stands,
  * so of any number of concurrent graders exactly one changes anything, and analytics count
  * the submission once. The others, and any later call, answer the stored grade.
+ *
+ * The claim also requires the answers revision that was read: an answers write that lands
+ * between the read and the claim makes the claim miss, and the grade starts over with the new
+ * answers. A write after the claim finds the submission closed (409). So an answers write
+ * answered 2xx is always part of what is graded.
  */
 export async function gradeSubmissionOnce(db: Database, id: string) {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await tryGrade(db, id);
+    if (outcome !== "answers_changed") return outcome;
+    if (attempt === GRADE_ATTEMPTS)
+      throw new ApiError(409, "answers_changing", "The submission's answers kept changing while it was graded; retry.");
+  }
+}
+
+async function tryGrade(db: Database, id: string) {
   const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
   const [subRows, quizRows, questionRows] = await db.batch([
     db.select().from(submissions).where(eq(submissions.id, id)),
@@ -50,6 +81,13 @@ export async function gradeSubmissionOnce(db: Database, id: string) {
   if (submission.status === "graded") return gradeResponse(submission);
 
   const result = gradeSubmission(questionRows.map(gradable), submission.answers, quiz.settings.feedback_bands);
+  const stored: StoredAnswerResult[] = result.answers.map((a, i) => ({
+    question_id: a.question_id,
+    version: questionRows[i]?.version ?? 1,
+    correct: a.correct,
+    points_earned: a.points_earned,
+    points_possible: a.points_possible,
+  }));
   const now = isoNow();
   const token = crypto.randomUUID();
   const won = sql`EXISTS (SELECT 1 FROM submissions WHERE id = ${id} AND grade_token = ${token})`;
@@ -62,8 +100,8 @@ export async function gradeSubmissionOnce(db: Database, id: string) {
     sql`
       UPDATE submissions SET status = 'graded', score = ${x}, points_earned = ${result.points_earned},
         points_possible = ${result.points_possible}, feedback = ${result.feedback},
-        results = ${JSON.stringify(result.answers)}, grade_token = ${token}, graded_at = ${now}, updated_at = ${now}
-      WHERE id = ${id} AND status = 'open'`,
+        results = ${JSON.stringify(stored)}, grade_token = ${token}, graded_at = ${now}, updated_at = ${now}
+      WHERE id = ${id} AND status = 'open' AND answers_revision = ${submission.answersRevision}`,
     sql`
       INSERT INTO quiz_user_stats (quiz_id, user_id, attempts) SELECT ${quizId}, ${userId}, 1 WHERE ${won}
       ON CONFLICT (quiz_id, user_id) DO UPDATE SET attempts = attempts + 1`,
@@ -104,10 +142,12 @@ export async function gradeSubmissionOnce(db: Database, id: string) {
       graded_at: now,
     };
   }
-  // Another call graded it between our read and our write: answer what it stored.
-  const [stored] = await db.select().from(submissions).where(eq(submissions.id, id));
-  if (!stored) throw notFound("Submission");
-  return gradeResponse(stored);
+  // Another call graded it between our read and our write (answer what it stored), or the
+  // answers changed (grade again).
+  const [now_] = await db.select().from(submissions).where(eq(submissions.id, id));
+  if (!now_) throw notFound("Submission");
+  if (now_.status === "open") return "answers_changed" as const;
+  return gradeResponse(now_);
 }
 
 function questionStatsStatements(quizId: string, answers: AnswerResult[], won: SQL): SQL[] {
@@ -129,17 +169,62 @@ function questionStatsStatements(quizId: string, answers: AnswerResult[], won: S
   return statements;
 }
 
-/** The graded submission with per-answer detail; the key only where the quiz shows it. */
+/**
+ * The graded submission with per-answer detail: responses from the stored answers; type,
+ * feedback, explanation and key from the question version each answer was graded against
+ * (one round trip: the versions are found through the results' references). The key only
+ * where the quiz shows it.
+ */
 export async function getResults(db: Database, id: string) {
-  const [row] = await db
-    .select({ submission: submissions, settings: quizzes.settings })
-    .from(submissions)
-    .innerJoin(quizzes, eq(quizzes.id, submissions.quizId))
-    .where(eq(submissions.id, id));
+  const graded = sql`(SELECT results FROM submissions WHERE id = ${id})`;
+  const [rows, versions] = await db.batch([
+    db
+      .select({ submission: submissions, settings: quizzes.settings })
+      .from(submissions)
+      .innerJoin(quizzes, eq(quizzes.id, submissions.quizId))
+      .where(eq(submissions.id, id)),
+    db
+      .select()
+      .from(questionVersions)
+      .where(
+        sql`(${questionVersions.questionId}, ${questionVersions.version}) IN (
+          SELECT json_extract(value, '$.question_id'), json_extract(value, '$.version') FROM json_each(${graded}))`,
+      ),
+  ]);
+  const row = rows[0];
   if (!row) throw notFound("Submission");
   const { submission, settings } = row;
-  const answers = ((submission.results ?? []) as AnswerResult[]).map(({ correct_answer, ...answer }) =>
-    settings.show_correct_answers ? { ...answer, correct_answer } : answer,
-  );
+  const reveal = settings.show_correct_answers;
+  const byRef = new Map(versions.map((v) => [`${v.questionId}#${v.version}`, v]));
+  const responses = new Map(submission.answers.map((a) => [a.question_id, a.response]));
+  const answers = ((submission.results ?? []) as (StoredAnswerResult | LegacyAnswerResult)[]).map((entry) => {
+    if ("type" in entry) {
+      // Graded before results referenced versions: the entry holds its own copies.
+      const { correct_answer, ...answer } = entry;
+      return reveal ? { ...answer, correct_answer } : answer;
+    }
+    return answerResult(entry, byRef.get(`${entry.question_id}#${entry.version}`), responses.get(entry.question_id), reveal);
+  });
   return { ...gradeResponse(submission), quiz_id: submission.quizId, user_id: submission.userId, answers };
+}
+
+type LegacyAnswerResult = AnswerResult;
+
+function answerResult(entry: StoredAnswerResult, version: QuestionVersionRow | undefined, response: unknown, reveal: boolean) {
+  // Versions are never deleted (the migration that introduced them copied every question).
+  if (!version) throw new Error(`question version ${entry.question_id}#${entry.version} is missing`);
+  const question = gradable({ ...version, id: version.questionId });
+  const feedback = entry.correct ? question.feedback.correct : question.feedback.incorrect;
+  return {
+    question_id: entry.question_id,
+    question_version: entry.version,
+    type: question.type,
+    response: response === undefined ? null : response,
+    correct: entry.correct,
+    points_earned: entry.points_earned,
+    points_possible: entry.points_possible,
+    feedback: feedback ?? null,
+    explanation: question.explanation ?? null,
+    ...(reveal ? { correct_answer: correctAnswerOf(question) } : {}),
+  };
 }

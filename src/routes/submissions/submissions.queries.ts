@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { questions, quizzes, submissions, users } from "../../db/schema";
-import { type GradableQuestion, isResponseValidFor } from "../../domain/grading";
+import { questionVersions, questions, quizzes, submissions, users } from "../../db/schema";
+import { type GradableQuestion, responseProblem } from "../../domain/grading";
 import type { Database } from "../../env";
 import { ApiError, type FieldError, conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -8,6 +8,7 @@ import { isoNow } from "../../lib/time";
 import type { QuestionRow } from "../questions/questions.queries";
 
 export type SubmissionRow = typeof submissions.$inferSelect;
+export type QuestionVersionRow = typeof questionVersions.$inferSelect;
 type Answer = { question_id: string; response: unknown };
 
 export function serializeSubmission(row: SubmissionRow) {
@@ -25,8 +26,10 @@ export function serializeSubmission(row: SubmissionRow) {
   };
 }
 
-/** A stored question in the grading engine's terms. */
-export function gradable(row: QuestionRow): GradableQuestion {
+/** A stored question (or a version of one, with its question's id) in the grading engine's terms. */
+export function gradable(
+  row: Pick<QuestionRow, "id" | "type" | "points" | "feedback" | "explanation" | "definition">,
+): GradableQuestion {
   return {
     id: row.id,
     type: row.type,
@@ -37,7 +40,11 @@ export function gradable(row: QuestionRow): GradableQuestion {
   } as GradableQuestion;
 }
 
-/** Each answer must name a question of the quiz, once, with a response of that question's type. */
+
+/**
+ * Each answer must name a question of the quiz, once, with a response that fits the question
+ * (type, bounds, option ids): what is stored is bounded by the quiz's questions (§6).
+ */
 function checkAnswers(answers: Answer[], quizQuestions: QuestionRow[]): void {
   const byId = new Map(quizQuestions.map((q) => [q.id, gradable(q)]));
   const seen = new Set<string>();
@@ -47,8 +54,10 @@ function checkAnswers(answers: Answer[], quizQuestions: QuestionRow[]): void {
     if (!question) errors.push({ path: `answers[${i}].question_id`, message: "Not a question of this quiz." });
     else if (seen.has(question_id))
       errors.push({ path: `answers[${i}].question_id`, message: "The question is answered twice." });
-    else if (!isResponseValidFor(question, response))
-      errors.push({ path: `answers[${i}].response`, message: `Not a valid response to a ${question.type} question.` });
+    else {
+      const problem = responseProblem(question, response);
+      if (problem) errors.push({ path: `answers[${i}].response`, message: `A ${question.type} response ${problem}.` });
+    }
     seen.add(question_id);
   });
   if (errors.length > 0) throw validationFailed(errors);
@@ -95,6 +104,7 @@ export async function createSubmission(db: Database, quizId: string, input: { us
     attempt,
     status: "open",
     answers: input.answers,
+    answersRevision: 0,
     score: null,
     pointsEarned: null,
     pointsPossible: null,
@@ -128,7 +138,7 @@ export async function replaceAnswers(db: Database, id: string, answers: Answer[]
   checkAnswers(answers, questionRows);
   const [row] = await db
     .update(submissions)
-    .set({ answers, updatedAt: isoNow() })
+    .set({ answers, answersRevision: sql`${submissions.answersRevision} + 1`, updatedAt: isoNow() })
     .where(and(eq(submissions.id, id), eq(submissions.status, "open")))
     .returning();
   if (!row) throw gradedConflict();

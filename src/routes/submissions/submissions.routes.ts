@@ -1,6 +1,6 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped, defineRoute } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
 import { AnswersPut, GradeResult, Results, Submission, SubmissionCreate, SubmissionListQuery } from "./submissions.schemas";
 
@@ -9,7 +9,7 @@ const Params = z.object({ id: idSchema("submission") });
 const SubmissionPage = z.object({ submissions: z.array(Submission), next_cursor: nextCursorSchema });
 
 /** Mounted under /v1/quizzes. */
-export const createSubmission = createRoute({
+export const createSubmission = defineRoute({
   operationId: "createSubmission",
   method: "post",
   path: "/{id}/submissions",
@@ -26,7 +26,7 @@ export const createSubmission = createRoute({
 });
 
 /** Mounted under /v1/quizzes. */
-export const listQuizSubmissions = createRoute({
+export const listQuizSubmissions = defineRoute({
   operationId: "listQuizSubmissions",
   method: "get",
   path: "/{id}/submissions",
@@ -38,7 +38,7 @@ export const listQuizSubmissions = createRoute({
 });
 
 /** Mounted under /v1/users. */
-export const listUserSubmissions = createRoute({
+export const listUserSubmissions = defineRoute({
   operationId: "listUserSubmissions",
   method: "get",
   path: "/{id}/submissions",
@@ -49,7 +49,7 @@ export const listUserSubmissions = createRoute({
   responses: { 200: jsonResponse(SubmissionPage, "A page of submissions."), ...errorResponses(400, 404, ...COMMON_ERRORS) },
 });
 
-export const getSubmission = createRoute({
+export const getSubmission = defineRoute({
   operationId: "getSubmission",
   method: "get",
   path: "/{id}",
@@ -60,7 +60,7 @@ export const getSubmission = createRoute({
   responses: { 200: jsonResponse(Submission, "The submission."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const replaceAnswers = createRoute({
+export const replaceAnswers = defineRoute({
   operationId: "replaceAnswers",
   method: "put",
   path: "/{id}/answers",
@@ -74,7 +74,7 @@ export const replaceAnswers = createRoute({
   },
 });
 
-export const gradeSubmission = createRoute({
+export const gradeSubmission = defineRoute({
   operationId: "gradeSubmission",
   method: "post",
   path: "/{id}/grade",
@@ -87,7 +87,7 @@ export const gradeSubmission = createRoute({
   responses: { 200: jsonResponse(GradeResult, "The grade."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const getResults = createRoute({
+export const getResults = defineRoute({
   operationId: "getResults",
   method: "get",
   path: "/{id}/results",

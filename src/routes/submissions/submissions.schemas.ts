@@ -10,7 +10,7 @@ const Response = z
   .nonoptional()
   .openapi({
     description:
-      "single_choice: an option id; multiple_choice: an array of option ids; true_false: a boolean; short_text: a string; numeric: a number.",
+      "single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number.",
     example: "a",
   });
 
@@ -53,7 +53,10 @@ export const GradeResult = z
   .object({
     submission_id: idSchema("submission"),
     score: z.number().openapi({ description: "Percentage 0–100, rounded to 2 decimals.", example: 87.5 }),
-    feedback: z.string().nullable().openapi({ description: "The quiz's feedback band for this score." }),
+    feedback: z.string().openapi({
+      description: "The message of the quiz's feedback band for this score; without a matching band, the points and the score.",
+      example: "7 of 10 points (70%).",
+    }),
     points_earned: z.number(),
     points_possible: z.number(),
     status: z.literal("graded"),
@@ -64,6 +67,11 @@ export const GradeResult = z
 export const AnswerResult = z
   .object({
     question_id: z.string(),
+    question_version: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "The version of the question this answer was graded against (absent on answers graded before versions existed)." }),
     type: z.enum(QUESTION_TYPES),
     response: Response.nullable(),
     correct: z.boolean(),

@@ -1,13 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped, defineRoute } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
 import { User, UserCreate, UserListQuery, UserPatch } from "./users.schemas";
 
 const tags = ["Users"];
 const Params = z.object({ id: idSchema("user") });
 
-export const listUsers = createRoute({
+export const listUsers = defineRoute({
   operationId: "listUsers",
   method: "get",
   path: "/",
@@ -21,7 +21,7 @@ export const listUsers = createRoute({
   },
 });
 
-export const createUser = createRoute({
+export const createUser = defineRoute({
   operationId: "createUser",
   method: "post",
   path: "/",
@@ -35,7 +35,7 @@ export const createUser = createRoute({
   },
 });
 
-export const getUser = createRoute({
+export const getUser = defineRoute({
   operationId: "getUser",
   method: "get",
   path: "/{id}",
@@ -46,7 +46,7 @@ export const getUser = createRoute({
   responses: { 200: jsonResponse(User, "The user."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const updateUser = createRoute({
+export const updateUser = defineRoute({
   operationId: "updateUser",
   method: "patch",
   path: "/{id}",
@@ -60,7 +60,7 @@ export const updateUser = createRoute({
   },
 });
 
-export const deleteUser = createRoute({
+export const deleteUser = defineRoute({
   operationId: "deleteUser",
   method: "delete",
   path: "/{id}",

@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
 import { pageQuery } from "../../lib/pagination";
+import { singleLineText, textProblem } from "../../lib/text";
 
 export const ROLES = ["student", "instructor", "admin"] as const;
 
-const name = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });
+const name = singleLineText(200).openapi({ example: "Ada Lovelace" });
 // RFC 5321 caps an address at 254 characters.
 const email = z.string().trim().max(254).pipe(z.email()).openapi({ format: "email", example: "ada@example.com" });
 const role = z.enum(ROLES).openapi({ example: "student" });
@@ -17,7 +18,19 @@ export const UserPatch = z
 export const UserListQuery = z.strictObject({
   ...pageQuery("user"),
   role: role.optional(),
-  email: z.string().trim().max(254).optional().openapi({ description: "Exact e-mail, matched case-insensitively." }),
+  // A query string cannot carry a lone surrogate (percent-decoding never makes one; a sequence
+  // that does not decode stays as its literal %XX text), but it can carry %00 and the like: a
+  // filter that no stored e-mail can match is refused as the body field would be, not looked up.
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .superRefine((s, ctx) => {
+      const problem = textProblem(s, false);
+      if (problem) ctx.addIssue({ code: "custom", message: problem, input: s });
+    })
+    .optional()
+    .openapi({ description: "Exact e-mail, matched case-insensitively." }),
 });
 
 export const User = z
