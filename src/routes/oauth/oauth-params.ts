@@ -16,6 +16,9 @@ const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 const QUOTABLE_NAME = /^[a-z_]{1,32}$/;
 
 export async function readParams(request: Request): Promise<OAuthParams> {
+  // RFC 6749 §3.2: parameters travel in the body; a query string would put them in logs.
+  if (new URL(request.url).search !== "")
+    throw invalidRequest("Send the parameters in the body; this endpoint takes no query parameters.");
   const type = request.headers.get("content-type")?.trim() ?? "";
   const text = await readBody(request);
   if (type === "" && text === "") return new Map();
