@@ -53,7 +53,7 @@ export const rotateSecret = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "Replace a client's secret",
-  description: "The old secret stops working at once; tokens already issued stay valid until they expire.",
+  description: "The old secret stops working at once, and every token issued to the client (access and refresh) is revoked with it.",
   request: { params: Params },
   responses: {
     200: jsonResponse(OAuthClientWithSecret, "The client, with the new secret shown this once."),
