@@ -15,6 +15,9 @@ export const kvKeys = {
   idempotencyLock: (credentialId: string, keyHash: string) => `v1:idem-lock:${credentialId}:${keyHash}`,
 };
 
+/** How long an Idempotency-Key answer is kept for replay (Stripe's window). */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
 /** KV refuses expirations less than 60 seconds away. */
 export const KV_MIN_EXPIRATION_TTL_SECONDS = 60;
 

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { IDEMPOTENCY_TTL_SECONDS } from "../middleware/idempotency";
+import { IDEMPOTENCY_TTL_SECONDS } from "./kv-keys";
 
 const DESCRIPTION = `Author quizzes, register users, take and grade submissions, read analytics.
 

@@ -1,8 +1,5 @@
 import { OpenAPIHono, type RouteConfig, type RouteHandler, createRoute, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
-import { requireScope } from "../middleware/authenticate";
-import { idempotency } from "../middleware/idempotency";
-import type { Scope } from "./scopes";
 import { validationHook } from "./validation";
 
 /** A router whose validation failures all become problem bodies (400, or 404 for a malformed path id). */
@@ -72,20 +69,4 @@ export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
 
 export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
   return { description, content: { "application/json": { schema } } };
-}
-
-/**
- * The scope an operation needs, declared beside its route: the OpenAPI security requirement
- * and the middleware that enforces it come from this one call. Idempotent replay runs after the
- * scope check, so a replay is never served to a credential that may not make the request.
- */
-export function scoped(scope: Scope) {
-  return { security: securityFor([scope]), middleware: [requireScope(scope), idempotency()] };
-}
-
-/** Any valid credential, whatever its scopes. */
-export const authenticated = { security: securityFor([]) };
-
-function securityFor(scopes: string[]): Record<string, string[]>[] {
-  return [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { OAuth2: scopes }];
 }

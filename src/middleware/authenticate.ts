@@ -5,10 +5,8 @@ import { recordUsage } from "../auth/usage";
 import { ACCESS_TOKEN_PREFIX, API_KEY_PREFIX, isWellFormedApiKey } from "../domain/credential-format";
 import type { AppEnv, Credential } from "../env";
 import { ApiError } from "../lib/errors";
-import { type Scope, hasScope } from "../lib/scopes";
+import { REALM } from "../lib/scopes";
 import { refuseIpOverBudget } from "./rate-limit";
-
-export const REALM = "quiz";
 
 /** RFC 6750 §3: a 401 without error details when no credential came, with them otherwise. */
 const missing = () =>
@@ -101,22 +99,6 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
 export function requireCredential(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.get("credential")) throw c.get("authFailure") ?? missing();
-    await next();
-  };
-}
-
-/** The scope a route needs, checked after authentication (RFC 6750 insufficient_scope). */
-export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const credential = c.get("credential");
-    if (!credential) throw missing();
-    if (!hasScope(credential.scopes, scope)) {
-      throw new ApiError(403, "insufficient_scope", `This operation needs the ${scope} scope.`, {
-        headers: {
-          "WWW-Authenticate": `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"`,
-        },
-      });
-    }
     await next();
   };
 }

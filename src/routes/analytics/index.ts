@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { COMMON_ERRORS, createRouter, errorResponses, jsonResponse, scoped, defineRoute } from "../../lib/openapi";
+import { scoped } from "../../auth/authorize";
+import { COMMON_ERRORS, createRouter, errorResponses, jsonResponse, defineRoute } from "../../lib/openapi";
 import * as queries from "./analytics.queries";
 import { QuizAnalytics, UserAnalytics } from "./analytics.schemas";
 

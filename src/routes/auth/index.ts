@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
-import { COMMON_ERRORS, authenticated, createRouter, errorResponses, jsonResponse, defineRoute } from "../../lib/openapi";
+import { authenticated } from "../../auth/authorize";
+import { COMMON_ERRORS, createRouter, errorResponses, jsonResponse, defineRoute } from "../../lib/openapi";
 
 const Verification = z
   .object({

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, scoped, defineRoute } from "../../lib/openapi";
+import { scoped } from "../../auth/authorize";
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, defineRoute } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 import { OAuthClient, OAuthClientCreate, OAuthClientWithSecret } from "./oauth-clients.schemas";
 

@@ -1,6 +1,6 @@
 import type { Context, Handler } from "hono";
 import type { AppEnv } from "../../env";
-import { REALM } from "../../middleware/authenticate";
+import { REALM } from "../../lib/scopes";
 import { logUnexpectedError } from "../../middleware/errors";
 
 /**

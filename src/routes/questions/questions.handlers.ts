@@ -1,6 +1,6 @@
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
-import { canSeeAnswerKeys } from "../../lib/scopes";
+import { canSeeAnswerKeys } from "../../auth/authorize";
 import * as queries from "./questions.queries";
 import type * as routes from "./questions.routes";
 

@@ -3,11 +3,9 @@ import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { AppEnv, Credential } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import { kvKeys, kvTtl } from "../lib/kv-keys";
-import { logUnexpectedError } from "./errors";
+import { IDEMPOTENCY_TTL_SECONDS, kvKeys, kvTtl } from "../lib/kv-keys";
+import { logUnexpectedError } from "../middleware/errors";
 
-/** How long an answer is kept for replay (Stripe's window). */
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** The response headers a replay repeats. */
 const REPLAYED_HEADERS = ["content-type", "location"];

@@ -1,0 +1,46 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+import { REALM, type Scope, hasScope } from "../lib/scopes";
+import { idempotency } from "./idempotency";
+
+/**
+ * Authorization: what a credential may do. Authentication (who is calling) happens before, in
+ * the /v1 guard; each operation declares here, beside its route, the scope it needs.
+ */
+
+/** The scope a route needs, checked after authentication (RFC 6750 insufficient_scope). */
+function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const credential = c.get("credential");
+    if (!credential) throw new ApiError(401, "unauthorized", "No credential.");
+    if (!hasScope(credential.scopes, scope)) {
+      throw new ApiError(403, "insufficient_scope", `This operation needs the ${scope} scope.`, {
+        headers: { "WWW-Authenticate": `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
+      });
+    }
+    await next();
+  };
+}
+
+function securityFor(scopes: string[]): Record<string, string[]>[] {
+  return [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { OAuth2: scopes }];
+}
+
+/**
+ * The scope an operation needs, declared beside its route: the OpenAPI security requirement
+ * and the middleware that enforces it come from this one call. Idempotent replay runs after the
+ * scope check, so a replay is never served to a credential that may not make the request.
+ */
+export function scoped(scope: Scope) {
+  return { security: securityFor([scope]), middleware: [requireScope(scope), idempotency()] };
+}
+
+/** Any valid credential, whatever its scopes. */
+export const authenticated = { security: securityFor([]) };
+
+/** Answer keys are shown only to callers that could have written them. */
+export function canSeeAnswerKeys(c: Context<AppEnv>): boolean {
+  const credential = c.get("credential");
+  return credential !== undefined && hasScope(credential.scopes, "quizzes:write");
+}
