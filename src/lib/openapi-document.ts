@@ -54,7 +54,10 @@ const environment = (origin: string) =>
 
 /** OWASP API4: integers say their width; int32 when the bounds fit in it. */
 function addIntegerFormats(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(addIntegerFormats);
+  if (Array.isArray(node)) {
+    for (const item of node) addIntegerFormats(item);
+    return;
+  }
   if (!node || typeof node !== "object") return;
   const schema = node as Record<string, unknown>;
   const type = schema.type;
@@ -70,7 +73,7 @@ function addIntegerFormats(node: unknown): void {
  * declare one by one: the Idempotency-Key parameter of POSTs under /v1, the answers of the
  * middleware (see above), and the rate-limit and request-id headers of every answer.
  */
-export function openApiDocument(app: OpenAPIHono<any, any, any>, origin: string) {
+export function openApiDocument(app: Pick<OpenAPIHono, "getOpenAPI31Document">, origin: string) {
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: { title: "Quiz API", version: "1.0.0", description: DESCRIPTION },
@@ -102,7 +105,8 @@ export function openApiDocument(app: OpenAPIHono<any, any, any>, origin: string)
       if (!operation) continue;
       const v1 = path.startsWith("/v1/");
       const oauth = path.startsWith("/oauth/");
-      const responses = (operation.responses ??= {});
+      operation.responses ??= {};
+      const responses = operation.responses;
       const ensure = (status: string, response: Response) => {
         responses[status] ??= response;
       };

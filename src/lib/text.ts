@@ -76,7 +76,7 @@ export const TEXT_MESSAGES = {
   invisible: "must contain a visible character",
 } as const;
 
-const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+const codePoint = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
 /**
  * Why `s` (already trimmed) is not acceptable text, or undefined when it is. The message starts
