@@ -16,6 +16,8 @@ export default defineConfig(async () => {
             RATE_LIMIT_REQUESTS: "1000000",
             ANONYMOUS_RATE_LIMIT_REQUESTS: "1000000",
             TOKEN_RATE_LIMIT_REQUESTS: "1000000",
+            // No request log lines: a test that wants them passes LOG_LEVEL: "info" in an env override.
+            LOG_LEVEL: "warn",
           },
         },
       }),

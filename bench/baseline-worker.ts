@@ -5,17 +5,30 @@ import { LIST_QUIZZES_SQL } from "./list-quizzes-sql";
 
 const PAGE_SIZE = 20;
 
-type Row = [id: string, title: string, description: string, settings: string, createdAt: string, updatedAt: string, questions: number];
+type Row = [
+  id: string,
+  title: string,
+  description: string,
+  settings: string,
+  createdAt: string,
+  updatedAt: string,
+  questions: number,
+];
 
 /** src/lib/pagination.ts encodeCursor, inlined: importing it would bring zod into the baseline. */
 const encodeCursor = (after: string) =>
-  btoa(JSON.stringify({ v: 1, after })).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  btoa(JSON.stringify({ v: 1, after }))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 
 export default {
   async fetch(request: Request, env: { DB: D1Database }): Promise<Response> {
     if (request.method !== "GET" || new URL(request.url).pathname !== "/v1/quizzes") return new Response(null, { status: 404 });
     // drizzle reads selects with raw() (arrays of values) too.
-    const rows = await env.DB.prepare(LIST_QUIZZES_SQL).bind(PAGE_SIZE + 1).raw<Row>();
+    const rows = await env.DB.prepare(LIST_QUIZZES_SQL)
+      .bind(PAGE_SIZE + 1)
+      .raw<Row>();
     const page = rows.slice(0, PAGE_SIZE);
     const quizzes = page.map(([id, title, description, settings, created_at, updated_at, questions]) => ({
       id,

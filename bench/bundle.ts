@@ -38,7 +38,9 @@ function wrangler(args: string[]): string {
 export async function projectBuild(outdir: string, minify: boolean, askWrangler = true): Promise<BundleSize> {
   const { outfile } = await buildProjectWorker({ outdir, minify });
   // --config: with an entry outside the project, wrangler would look for its config beside the entry.
-  const report = askWrangler ? wrangler(["deploy", outfile, "--no-bundle", "--dry-run", "--config", "wrangler.toml", "--outdir", join(outdir, "upload")]) : undefined;
+  const report = askWrangler
+    ? wrangler(["deploy", outfile, "--no-bundle", "--dry-run", "--config", "wrangler.toml", "--outdir", join(outdir, "upload")])
+    : undefined;
   return sizeOf(outfile, report);
 }
 
@@ -107,7 +109,12 @@ export async function composition(entry: string): Promise<{ name: string; bytes:
     for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
       const parts = relative(".", path).split("/");
       const at = parts.lastIndexOf("node_modules");
-      const name = at < 0 ? (parts[0] ?? path) : parts[at + 1]?.startsWith("@") ? `${parts[at + 1]}/${parts[at + 2]}` : (parts[at + 1] ?? path);
+      const name =
+        at < 0
+          ? (parts[0] ?? path)
+          : parts[at + 1]?.startsWith("@")
+            ? `${parts[at + 1]}/${parts[at + 2]}`
+            : (parts[at + 1] ?? path);
       byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
     }
   }

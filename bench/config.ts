@@ -36,7 +36,8 @@ export const BENCH_VARS = {
 };
 export const RESULTS_FILE = args.out;
 
-export const progress = (message: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}\n`);
+export const progress = (message: string) =>
+  process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}\n`);
 export const started = performance.now();
 export const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
 const version = (pkg: string) => (createRequire(import.meta.url)(`${pkg}/package.json`) as { version: string }).version;

@@ -72,7 +72,8 @@ export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const counting = countingFor(env);
     const { pathname } = new URL(request.url);
-    if (pathname === "/__bench/counts") return Response.json({ ...counting.counts, ...d1Rows, prepared: Object.fromEntries(prepared) });
+    if (pathname === "/__bench/counts")
+      return Response.json({ ...counting.counts, ...d1Rows, prepared: Object.fromEntries(prepared) });
     if (pathname === "/__bench/reset") {
       counting.reset();
       d1Rows.rowsRead = 0;

@@ -9,7 +9,12 @@ const CLOCK_TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toStr
 /** workerd processes started by this process (Miniflare runs one per instance). */
 export function workerdPids(): number[] {
   try {
-    return execFileSync("pgrep", ["-P", String(process.pid), "workerd"]).toString().trim().split("\n").map(Number).filter(Boolean);
+    return execFileSync("pgrep", ["-P", String(process.pid), "workerd"])
+      .toString()
+      .trim()
+      .split("\n")
+      .map(Number)
+      .filter(Boolean);
   } catch {
     return [];
   }

@@ -1,5 +1,5 @@
 // The endpoints the bench drives, as load specs over the seeded data.
-import type { GradableQuestion } from "../src/domain/grading";
+import type { GradableQuestion } from "../src/domain/questions";
 import { answersFor, seededRandom } from "./fixtures";
 import type { LoadItem, LoadSpec } from "./load-spec";
 import type { BenchData } from "./seed-bench";
@@ -24,7 +24,9 @@ const json = { "content-type": "application/json" };
 
 export function endpoints(data: BenchData, quizzes: Map<string, { questions: GradableQuestion[] }>): Endpoint[] {
   const bearer = { authorization: `Bearer ${data.adminKey}` };
-  const basic = { authorization: `Basic ${btoa(`${encodeURIComponent(data.client.id)}:${encodeURIComponent(data.client.secret)}`)}` };
+  const basic = {
+    authorization: `Basic ${btoa(`${encodeURIComponent(data.client.id)}:${encodeURIComponent(data.client.secret)}`)}`,
+  };
   const random = seededRandom(7);
   const submissionItems = data.quizIds.map((quizId, i) => {
     const questions = quizzes.get(quizId)?.questions ?? [];
@@ -43,7 +45,13 @@ export function endpoints(data: BenchData, quizzes: Map<string, { questions: Gra
       items: [{ path: "/v1/quizzes?limit=20" }],
       baseline: true,
     },
-    { key: "list-quizzes", label: "GET /v1/quizzes?limit=20", method: "GET", headers: bearer, items: [{ path: "/v1/quizzes?limit=20" }] },
+    {
+      key: "list-quizzes",
+      label: "GET /v1/quizzes?limit=20",
+      method: "GET",
+      headers: bearer,
+      items: [{ path: "/v1/quizzes?limit=20" }],
+    },
     {
       key: "get-quiz",
       label: "GET /v1/quizzes/{id}",

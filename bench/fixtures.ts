@@ -1,8 +1,9 @@
 // Generated bench content: quizzes of every question type, and answers to them, right or wrong
 // at a chosen rate. Deterministic for a given seed.
-import type { GradableQuestion, SubmittedAnswer } from "../src/domain/grading";
 
 import { type Random, seededRandom } from "../scripts/random";
+import type { SubmittedAnswer } from "../src/domain/answers";
+import type { GradableQuestion } from "../src/domain/questions";
 
 export { type Random, seededRandom };
 
@@ -39,7 +40,7 @@ export function quizInput(n: number, questionCount: number, label = "Bench quiz"
       case 3:
         return { type: "short_text", ...common, accepted_answers: [`answer ${k}`, `reply ${k}`], case_sensitive: false };
       default:
-        return { type: "numeric", ...common, correct_value: (k * 7) % 100 + 0.5, tolerance: j % 2 === 0 ? 0.5 : 0 };
+        return { type: "numeric", ...common, correct_value: ((k * 7) % 100) + 0.5, tolerance: j % 2 === 0 ? 0.5 : 0 };
     }
   });
   return {
@@ -79,7 +80,9 @@ export function respond(q: GradableQuestion, right: boolean, random: Random): un
       return right ? (random() < 0.5 ? ` ${answer.toUpperCase()} ` : answer) : `not ${answer}`;
     }
     case "numeric":
-      return right ? q.correct_value + (random() - 0.5) * q.tolerance : q.correct_value + q.tolerance + 1 + Math.floor(random() * 5);
+      return right
+        ? q.correct_value + (random() - 0.5) * q.tolerance
+        : q.correct_value + q.tolerance + 1 + Math.floor(random() * 5);
   }
 }
 

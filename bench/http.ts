@@ -73,7 +73,8 @@ function send(base: string, req: HttpRequest): Promise<HttpResponse> {
 /** The request, which must answer 2xx; its JSON body. */
 export async function ok<T = any>(base: string, req: HttpRequest): Promise<T> {
   const res = await request(base, req);
-  if (res.status < 200 || res.status >= 300) throw new Error(`${req.method} ${req.path} → ${res.status}: ${res.text.slice(0, 500)}`);
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`${req.method} ${req.path} → ${res.status}: ${res.text.slice(0, 500)}`);
   return res.json as T;
 }
 

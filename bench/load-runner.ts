@@ -1,7 +1,7 @@
 // The load generator, in its own process (forked by bench/load.ts) so that its CPU time is not
 // spent on the bench's event loop: autocannon drives one spec at a time and reports over IPC.
 import autocannon from "autocannon";
-import { type LoadResult, type LoadSpec, type RunnerMessage, type RunnerReply, itemAt } from "./load-spec";
+import { itemAt, type LoadResult, type LoadSpec, type RunnerMessage, type RunnerReply } from "./load-spec";
 
 /** Exact percentile of sorted values (nearest rank). */
 function percentile(sorted: number[], p: number): number {

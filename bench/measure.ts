@@ -1,11 +1,21 @@
 // Load runs (autocannon, in the runner process) and binding-call counts (the counting worker).
-import { type Endpoint, COUNTING_HOST } from "./endpoints";
-import { BACKGROUND_SETTLE_MS, CONNECTIONS, COUNTED_REQUESTS, DURATION_SECONDS, ROUNDS, WARMUP_SECONDS, progress, sleep } from "./config";
+
+import {
+  BACKGROUND_SETTLE_MS,
+  CONNECTIONS,
+  COUNTED_REQUESTS,
+  DURATION_SECONDS,
+  progress,
+  ROUNDS,
+  sleep,
+  WARMUP_SECONDS,
+} from "./config";
 import { cpuSeconds, workerdPids } from "./cpu";
+import { COUNTING_HOST, type Endpoint } from "./endpoints";
 import { request } from "./http";
 import type { LoadRunner } from "./load";
-import { type LoadSpec, itemAt } from "./load-spec";
-import { type CallCounts, type MeasuredRun, int, ms } from "./report";
+import { itemAt, type LoadSpec } from "./load-spec";
+import { type CallCounts, int, type MeasuredRun, ms } from "./report";
 
 /**
  * Load runs: a warm-up each, then rounds in which every endpoint runs once, so that drift (and
@@ -22,10 +32,19 @@ export async function measure(
   const results = new Map<string, MeasuredRun[]>(list.map((e) => [e.key, []]));
   const pids = workerdPids();
   const once = async (e: (typeof list)[number], seconds: number) => {
-    const spec: LoadSpec = { origin, method: e.method, headers: e.headers, items: e.items, start: starts.get(e.key) ?? 0, connections: CONNECTIONS, durationSeconds: seconds };
+    const spec: LoadSpec = {
+      origin,
+      method: e.method,
+      headers: e.headers,
+      items: e.items,
+      start: starts.get(e.key) ?? 0,
+      connections: CONNECTIONS,
+      durationSeconds: seconds,
+    };
     const cpuBefore = cpuSeconds(pids);
     const result = await runner.run(spec);
-    const cpuMsPerRequest = pids.length > 0 && result.total > 0 ? ((cpuSeconds(pids) - cpuBefore) * 1000) / result.total : Number.NaN;
+    const cpuMsPerRequest =
+      pids.length > 0 && result.total > 0 ? ((cpuSeconds(pids) - cpuBefore) * 1000) / result.total : Number.NaN;
     starts.set(e.key, spec.start + result.itemsUsed);
     return { ...result, cpuMsPerRequest };
   };
@@ -45,7 +64,11 @@ export async function measure(
 }
 
 /** Binding calls per request: COUNTED_REQUESTS one at a time through the counting worker. */
-export async function countCalls(origin: string, e: Pick<Endpoint, "key" | "label" | "method" | "headers" | "items">, starts: Map<string, number>): Promise<CallCounts> {
+export async function countCalls(
+  origin: string,
+  e: Pick<Endpoint, "key" | "label" | "method" | "headers" | "items">,
+  starts: Map<string, number>,
+): Promise<CallCounts> {
   const admin = { host: COUNTING_HOST };
   await request(origin, { method: "POST", path: "/__bench/reset", headers: admin });
   const inRequest: Record<string, number> = {};
@@ -53,7 +76,12 @@ export async function countCalls(origin: string, e: Pick<Endpoint, "key" | "labe
   const t0 = performance.now();
   for (let k = 0; k < COUNTED_REQUESTS; k++) {
     const item = itemAt(e, start + k);
-    const res = await request(origin, { method: e.method, path: item.path, headers: { ...e.headers, host: COUNTING_HOST }, body: item.body });
+    const res = await request(origin, {
+      method: e.method,
+      path: item.path,
+      headers: { ...e.headers, host: COUNTING_HOST },
+      body: item.body,
+    });
     if (res.status >= 300) throw new Error(`${e.label} through the counting worker → ${res.status}: ${res.text.slice(0, 300)}`);
     const counts = JSON.parse(String(res.headers["x-bench-counts"])) as Record<string, number>;
     for (const [name, n] of Object.entries(counts)) inRequest[name] = (inRequest[name] ?? 0) + n;
@@ -61,7 +89,10 @@ export async function countCalls(origin: string, e: Pick<Endpoint, "key" | "labe
   const rps = COUNTED_REQUESTS / ((performance.now() - t0) / 1000);
   starts.set(e.key, start + COUNTED_REQUESTS);
   await sleep(BACKGROUND_SETTLE_MS);
-  const totals = (await request(origin, { method: "GET", path: "/__bench/counts", headers: admin })).json as Record<string, number> & {
+  const totals = (await request(origin, { method: "GET", path: "/__bench/counts", headers: admin })).json as Record<
+    string,
+    number
+  > & {
     prepared: Record<string, number>;
   };
   const background = Object.fromEntries(Object.entries(inRequest).map(([name, n]) => [name, (totals[name] ?? 0) - n]));

@@ -13,7 +13,8 @@ export const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleSt
 export const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : "—");
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 export const pct = (ratio: number) => (Number.isFinite(ratio) ? `${Math.round(ratio * 100)} %` : "—");
-const perRequest = (n: number) => (n === 0 ? "0" : n >= 0.995 || Number.isInteger(n) ? n.toFixed(n % 1 === 0 ? 0 : 2) : n.toFixed(3));
+const perRequest = (n: number) =>
+  n === 0 ? "0" : n >= 0.995 || Number.isInteger(n) ? n.toFixed(n % 1 === 0 ? 0 : 2) : n.toFixed(3);
 
 export function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
@@ -44,11 +45,16 @@ export function summarize(runs: MeasuredRun[]) {
   };
 }
 
-export function throughputTable(endpoints: EndpointRuns[], target: { key: string; ratio: number } | undefined, targetLabel?: string): string {
+export function throughputTable(
+  endpoints: EndpointRuns[],
+  target: { key: string; ratio: number } | undefined,
+  targetLabel?: string,
+): string {
   const rows = endpoints.map((e) => {
     const s = summarize(e.runs);
     const ratio = e.ratio === undefined ? "1 (reference)" : pct(e.ratio);
-    const flag = targetLabel && e.label === targetLabel && target ? (e.ratio !== undefined && e.ratio >= target.ratio ? " ✅" : " ❌") : "";
+    const flag =
+      targetLabel && e.label === targetLabel && target ? (e.ratio !== undefined && e.ratio >= target.ratio ? " ✅" : " ❌") : "";
     return [
       e.label,
       int(s.rps),
@@ -63,7 +69,18 @@ export function throughputTable(endpoints: EndpointRuns[], target: { key: string
     ];
   });
   return table(
-    ["Endpoint", "req/s (median)", "req/s per run", "p50 ms", "p99 ms", "req/s vs baseline", "workerd CPU ms/req", "CPU: baseline ÷ endpoint", "non-2xx", "note"],
+    [
+      "Endpoint",
+      "req/s (median)",
+      "req/s per run",
+      "p50 ms",
+      "p99 ms",
+      "req/s vs baseline",
+      "workerd CPU ms/req",
+      "CPU: baseline ÷ endpoint",
+      "non-2xx",
+      "note",
+    ],
     rows,
   );
 }
@@ -81,7 +98,10 @@ export interface CallCounts {
 export function callsTable(rows: CallCounts[]): string {
   const fmt = (c: Record<string, number>, n: number) => {
     const per = (k: string) => perRequest((c[k] ?? 0) / n);
-    const extra = [(c.kvDeletes ?? 0) > 0 ? `${per("kvDeletes")} del` : "", (c.kvLists ?? 0) > 0 ? `${per("kvLists")} list` : ""].filter(Boolean);
+    const extra = [
+      (c.kvDeletes ?? 0) > 0 ? `${per("kvDeletes")} del` : "",
+      (c.kvLists ?? 0) > 0 ? `${per("kvLists")} list` : "",
+    ].filter(Boolean);
     return [per("d1"), per("kvReads"), per("kvWrites") + (extra.length ? ` (+${extra.join(", ")})` : "")];
   };
   return table(

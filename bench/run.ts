@@ -10,7 +10,7 @@ import os from "node:os";
 import { dirname, join } from "node:path";
 import { startLocalWorker } from "../scripts/local-worker";
 import { bundleBenchWorker, composition, projectBuild, wranglerBuild } from "./bundle";
-import { BENCH_VARS, RESULTS_FILE, args, progress, started } from "./config";
+import { args, BENCH_VARS, progress, RESULTS_FILE, started } from "./config";
 import { BASELINE_HOST, COUNTING_HOST } from "./endpoints";
 import { closeAgent } from "./http";
 import { LoadRunner } from "./load";
@@ -18,7 +18,7 @@ import { replaceSection } from "./report";
 import { benchDb, createAdminKey } from "./seed-bench";
 import { SQL_WORKER_HOST } from "./sql-client";
 import { analyticsSuite } from "./suite-analytics";
-import { type Workers, mainSuite } from "./suite-main";
+import { mainSuite, type Workers } from "./suite-main";
 
 async function buildAndServe(full: boolean): Promise<Workers> {
   const dir = mkdtempSync(join(os.tmpdir(), "quiz-bench-"));
@@ -44,9 +44,19 @@ async function buildAndServeIn(dir: string, full: boolean): Promise<Workers> {
   ];
   const extraWorkers = [];
   for (const w of extra)
-    extraWorkers.push({ name: w.name, host: w.host, scriptPath: await bundleBenchWorker(w.entry, join(dir, "workers", w.name, "index.js")) });
+    extraWorkers.push({
+      name: w.name,
+      host: w.host,
+      scriptPath: await bundleBenchWorker(w.entry, join(dir, "workers", w.name, "index.js")),
+    });
   progress("starting Miniflare");
-  const worker = await startLocalWorker({ scriptPath: deployed.file, persistRoot: join(dir, "state"), vars: BENCH_VARS, quiet: true, extraWorkers });
+  const worker = await startLocalWorker({
+    scriptPath: deployed.file,
+    persistRoot: join(dir, "state"),
+    vars: BENCH_VARS,
+    quiet: true,
+    extraWorkers,
+  });
   return { worker, dir, deployed, unminified, wranglerMinified, parts };
 }
 

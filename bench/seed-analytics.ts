@@ -41,10 +41,19 @@ export async function seedAnalytics(worker: LocalWorker, adminKey: string, sizes
   const sql = new SqlClient(worker.url);
   const headers = { authorization: `Bearer ${adminKey}`, "content-type": "application/json" };
   const createQuiz = async (n: number) =>
-    (await ok<{ id: string }>(worker.url, { method: "POST", path: "/v1/quizzes", headers, body: JSON.stringify(quizInput(n, sizes.questionsPerQuiz, "Analytics quiz")) })).id;
+    (
+      await ok<{ id: string }>(worker.url, {
+        method: "POST",
+        path: "/v1/quizzes",
+        headers,
+        body: JSON.stringify(quizInput(n, sizes.questionsPerQuiz, "Analytics quiz")),
+      })
+    ).id;
 
   const [smallId, largeId] = [await createQuiz(1), await createQuiz(2)] as [string, string];
-  const userIds = await timed(timings, `${sizes.users} users (SQL)`, () => insertUsers(db, sql, sizes.users, "analytics-student"));
+  const userIds = await timed(timings, `${sizes.users} users (SQL)`, () =>
+    insertUsers(db, sql, sizes.users, "analytics-student"),
+  );
 
   await timed(timings, `${sizes.small} + ${sizes.large} graded submissions (SQL)`, async () => {
     const quizData = await loadQuizzes(db, [smallId, largeId]);
@@ -59,7 +68,10 @@ export async function seedAnalytics(worker: LocalWorker, adminKey: string, sizes
     );
     for (let i = 0; i < userIds.length; i += USER_INDEX_ROWS_PER_INSERT) {
       const ids = userIds.slice(i, i + USER_INDEX_ROWS_PER_INSERT);
-      statements.push({ sql: `INSERT INTO bench_users (n, id) VALUES ${ids.map(() => "(?, ?)").join(", ")}`, params: ids.flatMap((id, j) => [i + j, id]) });
+      statements.push({
+        sql: `INSERT INTO bench_users (n, id) VALUES ${ids.map(() => "(?, ?)").join(", ")}`,
+        params: ids.flatMap((id, j) => [i + j, id]),
+      });
     }
     // The patterns: answer sets of users of every skill, each graded by the engine.
     const random = seededRandom(2026);
@@ -68,15 +80,36 @@ export async function seedAnalytics(worker: LocalWorker, adminKey: string, sizes
       if (!quiz) throw new Error(`no questions for ${quizId}`);
       const patterns = Array.from({ length: sizes.patterns }, (_, k) => {
         const row = gradedRow(
-          { id: "", quizId, userId: "", attempt: 0, status: "open", answers: answersFor(quiz.questions, 0.15 + 0.8 * random(), random), createdAt: "", updatedAt: "" },
+          {
+            id: "",
+            quizId,
+            userId: "",
+            attempt: 0,
+            status: "open",
+            answers: answersFor(quiz.questions, 0.15 + 0.8 * random(), random),
+            createdAt: "",
+            updatedAt: "",
+          },
           quiz,
           "",
         );
-        return [quizId, k, JSON.stringify(row.answers), row.score, row.pointsEarned, row.pointsPossible, row.feedback ?? null, JSON.stringify(row.results)];
+        return [
+          quizId,
+          k,
+          JSON.stringify(row.answers),
+          row.score,
+          row.pointsEarned,
+          row.pointsPossible,
+          row.feedback ?? null,
+          JSON.stringify(row.results),
+        ];
       });
       for (let i = 0; i < patterns.length; i += PATTERN_ROWS_PER_INSERT) {
         const chunk = patterns.slice(i, i + PATTERN_ROWS_PER_INSERT);
-        statements.push({ sql: `INSERT INTO bench_patterns VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`, params: chunk.flat() });
+        statements.push({
+          sql: `INSERT INTO bench_patterns VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+          params: chunk.flat(),
+        });
       }
     }
     await sql.run(statements);
@@ -95,7 +128,15 @@ export async function seedAnalytics(worker: LocalWorker, adminKey: string, sizes
             strftime('%Y-%m-%dT%H:%M:%fZ', ?6 + seq.i * 30 + 20, 'unixepoch')
           FROM seq JOIN bench_users u ON u.n = seq.i % CAST(?5 AS INTEGER)
           JOIN bench_patterns p ON p.quiz_id = ?4 AND p.k = (seq.i * 7919) % CAST(?7 AS INTEGER)`,
-        params: [c * ROWS_PER_STATEMENT, Math.min((c + 1) * ROWS_PER_STATEMENT, count), prefix, quizId, users, started, sizes.patterns],
+        params: [
+          c * ROWS_PER_STATEMENT,
+          Math.min((c + 1) * ROWS_PER_STATEMENT, count),
+          prefix,
+          quizId,
+          users,
+          started,
+          sizes.patterns,
+        ],
       }));
     await sql.run(generate(smallId, "0000000000000a", sizes.small, Math.min(sizes.users, sizes.small)));
     // One statement per HTTP request: each inserts ROWS_PER_STATEMENT rows of a few KB.
@@ -110,8 +151,15 @@ export async function seedAnalytics(worker: LocalWorker, adminKey: string, sizes
     [smallId, sizes.small],
     [largeId, sizes.large],
   ] as const) {
-    const rows = await d1.prepare("SELECT count(*) AS n, avg(score) AS mean FROM submissions WHERE quiz_id = ? AND status = 'graded'").bind(quizId).first<{ n: number; mean: number }>();
-    const api = await ok<{ total_attempts: number; avg_score: number }>(worker.url, { method: "GET", path: `/v1/analytics/quiz/${quizId}`, headers });
+    const rows = await d1
+      .prepare("SELECT count(*) AS n, avg(score) AS mean FROM submissions WHERE quiz_id = ? AND status = 'graded'")
+      .bind(quizId)
+      .first<{ n: number; mean: number }>();
+    const api = await ok<{ total_attempts: number; avg_score: number }>(worker.url, {
+      method: "GET",
+      path: `/v1/analytics/quiz/${quizId}`,
+      headers,
+    });
     if (rows?.n !== expected || api.total_attempts !== expected || Math.abs(api.avg_score - (rows?.mean ?? 0)) > 0.006)
       throw new Error(`analytics seed mismatch for ${quizId}: rows ${JSON.stringify(rows)}, API ${JSON.stringify(api)}`);
   }

@@ -8,11 +8,13 @@ import { asc, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { monotonicFactory } from "ulidx";
 import type { LocalWorker } from "../scripts/local-worker";
-import { apiKeys, questions, quizzes, submissions, users } from "../src/db/schema";
-import { type FeedbackBand, type GradableQuestion, gradeSubmission } from "../src/domain/grading";
+import { newApiKey } from "../src/auth/api-keys";
+import { apiKeys } from "../src/db/auth-schema";
+import { questions, quizzes, submissions, users } from "../src/db/schema";
+import { gradeSubmission } from "../src/domain/grading";
+import { type GradableQuestion, gradableQuestion } from "../src/domain/questions";
+import type { FeedbackBand } from "../src/domain/quiz-settings";
 import { ID_PREFIX } from "../src/lib/ids";
-import { newApiKey } from "../src/routes/api-keys/api-keys.queries";
-import { gradable } from "../src/routes/submissions/submissions.queries";
 import { rebuildAggregates } from "./aggregates";
 import { answersFor, quizInput, seededRandom } from "./fixtures";
 import { ok, pool } from "./http";
@@ -82,7 +84,15 @@ export async function insertUsers(db: Db, sql: SqlClient, count: number, label: 
   const newUserId = idFactory("user");
   const rows = Array.from({ length: count }, (_, n) => {
     const email = `${label}-${n}@example.com`;
-    return { id: newUserId(Date.now()), name: `${label} ${n}`, email, emailNormalized: email, role: "student" as const, createdAt: now, updatedAt: now };
+    return {
+      id: newUserId(Date.now()),
+      name: `${label} ${n}`,
+      email,
+      emailNormalized: email,
+      role: "student" as const,
+      createdAt: now,
+      updatedAt: now,
+    };
   });
   await sql.run(chunks(rows, USER_ROWS_PER_INSERT).map((c) => toStatement(db.insert(users).values(c))));
   return rows.map((r) => r.id);
@@ -98,14 +108,18 @@ export function idFactory(kind: keyof typeof ID_PREFIX) {
   return (at: number) => `${ID_PREFIX[kind]}_${ulid(at).toLowerCase()}`;
 }
 
-/** Each quiz's questions in the grading engine's terms (src/routes/submissions gradable()), and its feedback bands. */
+/** Each quiz's questions in the grading engine's terms (gradableQuestion), and its feedback bands. */
 export async function loadQuizzes(db: Db, quizIds: string[]) {
   const byQuiz = new Map<string, { questions: GradableQuestion[]; bands: FeedbackBand[] }>();
   for (const ids of chunks(quizIds, 90)) {
     for (const q of await db.select({ id: quizzes.id, settings: quizzes.settings }).from(quizzes).where(inArray(quizzes.id, ids)))
       byQuiz.set(q.id, { questions: [], bands: q.settings.feedback_bands });
-    const rows = await db.select().from(questions).where(inArray(questions.quizId, ids)).orderBy(asc(questions.quizId), asc(questions.position));
-    for (const row of rows) byQuiz.get(row.quizId)?.questions.push(gradable(row));
+    const rows = await db
+      .select()
+      .from(questions)
+      .where(inArray(questions.quizId, ids))
+      .orderBy(asc(questions.quizId), asc(questions.position));
+    for (const row of rows) byQuiz.get(row.quizId)?.questions.push(gradableQuestion(row));
   }
   return byQuiz;
 }
@@ -144,7 +158,8 @@ export async function seedBench(worker: LocalWorker, sizes: BenchSizes = BENCH_S
   const sql = new SqlClient(worker.url);
   const adminKey = await createAdminKey(db);
   const auth = { authorization: `Bearer ${adminKey}`, "content-type": "application/json" };
-  const post = <T>(path: string, body: unknown) => ok<T>(worker.url, { method: "POST", path, headers: auth, body: JSON.stringify(body) });
+  const post = <T>(path: string, body: unknown) =>
+    ok<T>(worker.url, { method: "POST", path, headers: auth, body: JSON.stringify(body) });
 
   const client = await post<{ client_id: string; client_secret: string }>("/v1/oauth-clients", {
     name: "bench client",
@@ -184,7 +199,16 @@ export async function seedBench(worker: LocalWorker, sizes: BenchSizes = BENCH_S
         attempts.set(slot, attempt);
         const at = Math.floor(start + i * step);
         const created = new Date(at).toISOString();
-        const open = { id: newSubmissionId(at), quizId, userId, attempt, status: "open" as const, answers: answersFor(quiz.questions, skills[u] as number, random), createdAt: created, updatedAt: created };
+        const open = {
+          id: newSubmissionId(at),
+          quizId,
+          userId,
+          attempt,
+          status: "open" as const,
+          answers: answersFor(quiz.questions, skills[u] as number, random),
+          createdAt: created,
+          updatedAt: created,
+        };
         rows.push(i < sizes.gradedSubmissions ? gradedRow(open, quiz, new Date(at + 30_000).toISOString()) : open);
       }
       await sql.run(submissionInserts(db, rows));
@@ -193,5 +217,13 @@ export async function seedBench(worker: LocalWorker, sizes: BenchSizes = BENCH_S
     },
   );
   await timed(timings, "aggregates rebuilt (SQL)", () => rebuildAggregates(sql));
-  return { adminKey, client: { id: client.client_id, secret: client.client_secret }, quizIds, userIds, gradedIds, openIds, timings };
+  return {
+    adminKey,
+    client: { id: client.client_id, secret: client.client_secret },
+    quizIds,
+    userIds,
+    gradedIds,
+    openIds,
+    timings,
+  };
 }

@@ -2,18 +2,29 @@
 // request, bundle sizes.
 import type { LocalWorker } from "../scripts/local-worker";
 import type { BundleSize } from "./bundle";
+import {
+  CONNECTIONS,
+  COUNTED_REQUESTS,
+  DURATION_SECONDS,
+  machine,
+  progress,
+  ROUNDS,
+  TARGET_GZIP_KIB,
+  TARGET_LIST_RATIO,
+  UNTHROTTLED,
+  WARMUP_SECONDS,
+} from "./config";
 import { BASELINE_HOST, endpoints } from "./endpoints";
-import { CONNECTIONS, COUNTED_REQUESTS, DURATION_SECONDS, ROUNDS, TARGET_GZIP_KIB, TARGET_LIST_RATIO, UNTHROTTLED, WARMUP_SECONDS, machine, progress } from "./config";
 import { request } from "./http";
 import { LIST_QUIZZES_SQL } from "./list-quizzes-sql";
 import type { LoadRunner } from "./load";
 import { countCalls, measure } from "./measure";
 import {
-  type CallCounts,
-  type EndpointRuns,
   bundleTable,
+  type CallCounts,
   callsTable,
   compositionTable,
+  type EndpointRuns,
   int,
   kib,
   median,
@@ -65,14 +76,18 @@ export async function mainSuite(workers: Workers, runner: LoadRunner, loadBefore
       : `- ⚠️ The app's SQL for the page is not the baseline's any more; the app prepared: ${listSql.map((s) => `\`${s}\``).join("; ")}`,
   );
 
-  progress(`load: ${list.length} endpoints × (${WARMUP_SECONDS} s warm-up + ${ROUNDS} × ${DURATION_SECONDS} s), ${CONNECTIONS} connections`);
+  progress(
+    `load: ${list.length} endpoints × (${WARMUP_SECONDS} s warm-up + ${ROUNDS} × ${DURATION_SECONDS} s), ${CONNECTIONS} connections`,
+  );
   const results = await measure(runner, worker.url, list, starts);
   const baselineRuns = results.get("baseline") ?? [];
   const grade = list.find((e) => e.key === "grade");
   const gradeUsed = starts.get("grade") ?? 0;
   const runs: EndpointRuns[] = list.map((e) => {
     const own = results.get(e.key) ?? [];
-    const ratio = e.baseline ? undefined : median(own.map((r, i) => r.requestsPerSecond / (baselineRuns[i]?.requestsPerSecond ?? Number.NaN)));
+    const ratio = e.baseline
+      ? undefined
+      : median(own.map((r, i) => r.requestsPerSecond / (baselineRuns[i]?.requestsPerSecond ?? Number.NaN)));
     const cpuRatio = e.baseline ? undefined : summarize(baselineRuns).cpu / summarize(own).cpu;
     let note: string | undefined;
     if (e === grade)
@@ -123,7 +138,7 @@ export async function mainSuite(workers: Workers, runner: LoadRunner, loadBefore
     "",
     callsTable(calls),
     "",
-    "D1 counts round trips (a batch is one); \"after the response\" is waitUntil work (key-cache fills, rate-limit and usage write-behind), spread over the requests; it depends on the request rate (at most one write per key and second).",
+    'D1 counts round trips (a batch is one); "after the response" is waitUntil work (key-cache fills, rate-limit and usage write-behind), spread over the requests; it depends on the request rate (at most one write per key and second).',
     "",
     `## Bundle (target ≤ ${TARGET_GZIP_KIB} KiB gzip, minified)`,
     "",

@@ -7,12 +7,11 @@
 // ~50 locales through the `z` namespace, so no bundler can drop them (≈ 258 KB of 673 KB
 // minified). The service speaks English only; the plugin below keeps zod's `en` locale (zod
 // itself configures it) and drops the others.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import { readFileSync } from "node:fs";
 import * as esbuild from "esbuild";
 import { copyDocsAssets } from "./docs-assets";
 import { runWrangler } from "./wrangler";
@@ -21,7 +20,9 @@ const zodEnglishOnly: esbuild.Plugin = {
   name: "zod-english-only",
   setup(build) {
     build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${join("node_modules", "zod")}`) ? { path: "zod-locales", namespace: "zod-english-only" } : undefined,
+      args.importer.includes(`${join("node_modules", "zod")}`)
+        ? { path: "zod-locales", namespace: "zod-english-only" }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: "zod-english-only" }, () => ({
       contents: `export { default as en } from "zod/v4/locales/en.js";`,

@@ -13,9 +13,10 @@
  *                                                                     resource only by its index or schemas
  *   app.ts, index.ts  build the app and mount every router          → anything
  * Tools (test/, scripts/, bench/) use the app and the layers under it, never a route module or
- * middleware. src/env.ts holds only types (bindings, the context's variables): anyone may use it.
+ * middleware. src/env.ts holds only types (bindings, the context's variables): anyone may use it,
+ * and it names types of lib, domain and db.
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "..");
@@ -29,6 +30,7 @@ const ALLOWED: Record<string, string[]> = {
   middleware: ["lib", "domain", "db", "auth", "rate-limit", "middleware"],
   routes: ["lib", "domain", "db", "auth", "rate-limit", "routes"],
   tools: ["lib", "domain", "db", "auth", "rate-limit", "app", "tools"],
+  env: ["lib", "domain", "db"],
 };
 
 /** The layer a file belongs to: a src/ folder, "app" for the composition root, "tools" outside src/. */

@@ -1,6 +1,6 @@
 // npm run client:create -- --name NAME --scopes "quizzes:read analytics:read" [--local|--remote]
 // Prints { "client_id", "client_secret", "scopes" }: the only time the secret is shown.
-import { newClient } from "../src/routes/oauth-clients/oauth-clients.queries";
+import { newClient } from "../src/auth/oauth-clients";
 import { parseCredentialArgs } from "./cli-args";
 import { executeD1, literal } from "./d1";
 

@@ -13,16 +13,22 @@ import { pathToFileURL } from "node:url";
 export const DOCS_VENDOR_DIR = "public/docs/vendor";
 
 /** What public/docs.html loads, and the licence texts that must travel with them. */
-const FILES = ["swagger-ui-bundle.js", "swagger-ui-bundle.js.LICENSE.txt", "swagger-ui.css", "favicon-32x32.png", "LICENSE", "NOTICE"];
+const FILES = [
+  "swagger-ui-bundle.js",
+  "swagger-ui-bundle.js.LICENSE.txt",
+  "swagger-ui.css",
+  "favicon-32x32.png",
+  "LICENSE",
+  "NOTICE",
+];
 
 export function copyDocsAssets(outdir = DOCS_VENDOR_DIR): { version: string; files: string[] } {
   const require = createRequire(import.meta.url);
   const packageJson = require.resolve("swagger-ui-dist/package.json");
   const source = dirname(packageJson);
   const { version } = JSON.parse(readFileSync(packageJson, "utf8")) as { version: string };
-  const pinned = (JSON.parse(readFileSync(resolve("package.json"), "utf8")) as { devDependencies?: Record<string, string> }).devDependencies?.[
-    "swagger-ui-dist"
-  ];
+  const pinned = (JSON.parse(readFileSync(resolve("package.json"), "utf8")) as { devDependencies?: Record<string, string> })
+    .devDependencies?.["swagger-ui-dist"];
   // node_modules may be stale after a version bump in package.json: refuse to serve the old one.
   if (pinned !== version) throw new Error(`package.json pins swagger-ui-dist ${pinned}, node_modules has ${version}: run npm ci`);
 

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { DOCS_CONTENT_SECURITY_POLICY } from "../src/middleware/security-headers";
+import { DOCS_CONTENT_SECURITY_POLICY } from "../src/lib/docs-csp";
 import { buildWorker } from "./build";
 import { copyDocsAssets } from "./docs-assets";
 import { type LocalWorker, startLocalWorker } from "./local-worker";
@@ -105,7 +105,11 @@ async function main(): Promise<number> {
 
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     log(`Chromium ${browser.version()} (${CHROMIUM})`);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, serviceWorkers: "block" });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      deviceScaleFactor: 1,
+      serviceWorkers: "block",
+    });
     // The network is unplugged: only the local server answers.
     await context.route("**/*", (route) => {
       const url = route.request().url();
@@ -129,14 +133,19 @@ async function main(): Promise<number> {
     });
     page.on("response", (r) => {
       if (r.status() >= 400) problems.push(`${r.status()} for ${r.url()}`);
-      else if (new URL(r.url()).pathname.startsWith("/docs") && r.headers()["content-security-policy"] !== DOCS_CONTENT_SECURITY_POLICY)
+      else if (
+        new URL(r.url()).pathname.startsWith("/docs") &&
+        r.headers()["content-security-policy"] !== DOCS_CONTENT_SECURITY_POLICY
+      )
         problems.push(`no docs CSP on ${r.url()}`);
     });
 
     const response = await page.goto(`${origin}/docs`, { waitUntil: "load", timeout: TIMEOUT_MS });
     if (response?.status() !== 200) throw new Error(`GET /docs → ${response?.status()}`);
     log(`GET /docs → 200, CSP: ${response.headers()["content-security-policy"]}`);
-    await page.waitForFunction(`document.querySelectorAll(".opblock").length >= ${operations}`, undefined, { timeout: TIMEOUT_MS });
+    await page.waitForFunction(`document.querySelectorAll(".opblock").length >= ${operations}`, undefined, {
+      timeout: TIMEOUT_MS,
+    });
     const rendered = await page.locator(".opblock").count();
     log(`rendered ${rendered} operations (${operations} in /openapi.json)`);
     if (rendered !== operations) problems.push(`rendered ${rendered} operations, the document has ${operations}`);

@@ -1,6 +1,6 @@
 // npm run key:create -- --name NAME --scopes "admin" [--local|--remote]
 // Prints { "id", "key", "scopes" }: the only time the key is shown.
-import { newApiKey } from "../src/routes/api-keys/api-keys.queries";
+import { newApiKey } from "../src/auth/api-keys";
 import { parseCredentialArgs } from "./cli-args";
 import { executeD1, literal } from "./d1";
 
@@ -23,6 +23,9 @@ export async function createKey(name: string, scopes: string[], target: "local" 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = parseCredentialArgs(process.argv.slice(2), 'npm run key:create -- --name NAME --scopes "admin" [--local|--remote]');
+  const args = parseCredentialArgs(
+    process.argv.slice(2),
+    'npm run key:create -- --name NAME --scopes "admin" [--local|--remote]',
+  );
   process.stdout.write(`${JSON.stringify(await createKey(args.name, args.scopes, args.target), null, 2)}\n`);
 }

@@ -7,7 +7,7 @@
 // `wrangler d1 … --local` use (Miniflare names a database's file after its id, so the same id
 // is the same file). Pending migrations from drizzle/ are applied first and recorded in
 // d1_migrations exactly as `wrangler d1 migrations apply --local` records them.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
@@ -115,7 +115,11 @@ export async function startLocalWorker(options: LocalWorkerOptions = {}): Promis
       const d1 = config.d1_databases[0];
       if (d1) {
         const dir = resolve(dirname(config.configPath ?? configPath), d1.migrations_dir ?? "migrations");
-        migrationsApplied = await applyMigrations(await mf.getD1Database(d1.binding), dir, d1.migrations_table ?? MIGRATIONS_TABLE);
+        migrationsApplied = await applyMigrations(
+          await mf.getD1Database(d1.binding),
+          dir,
+          d1.migrations_table ?? MIGRATIONS_TABLE,
+        );
       }
     }
     return { url: ready.origin, mf, migrationsApplied, dispose: () => mf.dispose() };
@@ -130,7 +134,9 @@ export async function startLocalWorker(options: LocalWorkerOptions = {}): Promis
  * same names (file names, sorted), each migration and its record in one atomic batch.
  */
 export async function applyMigrations(db: D1Database, dir: string, table = MIGRATIONS_TABLE): Promise<string[]> {
-  await db.prepare(table === MIGRATIONS_TABLE ? MIGRATIONS_TABLE_DDL : MIGRATIONS_TABLE_DDL.replace(MIGRATIONS_TABLE, table)).run();
+  await db
+    .prepare(table === MIGRATIONS_TABLE ? MIGRATIONS_TABLE_DDL : MIGRATIONS_TABLE_DDL.replace(MIGRATIONS_TABLE, table))
+    .run();
   const { results } = await db.prepare(`SELECT name FROM ${table} ORDER BY id`).all<{ name: string }>();
   const applied = new Set(results.map((r) => r.name));
   const pending = readdirSync(dir)
@@ -141,10 +147,7 @@ export async function applyMigrations(db: D1Database, dir: string, table = MIGRA
       .split(STATEMENT_BREAKPOINT)
       .map((s) => s.trim())
       .filter(Boolean);
-    await db.batch([
-      ...statements.map((s) => db.prepare(s)),
-      db.prepare(`INSERT INTO ${table} (name) VALUES (?)`).bind(name),
-    ]);
+    await db.batch([...statements.map((s) => db.prepare(s)), db.prepare(`INSERT INTO ${table} (name) VALUES (?)`).bind(name)]);
   }
   return pending;
 }

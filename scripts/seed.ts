@@ -14,10 +14,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { and, eq, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { apiKeys } from "../src/db/schema";
-import { newApiKey } from "../src/routes/api-keys/api-keys.queries";
-import { DEV_PERSIST_ROOT, type LocalWorker, startLocalWorker } from "./local-worker";
+import { newApiKey } from "../src/auth/api-keys";
+import { apiKeys } from "../src/db/auth-schema";
 import { buildWorker } from "./build";
+import { DEV_PERSIST_ROOT, type LocalWorker, startLocalWorker } from "./local-worker";
 import { seededRandom } from "./random";
 
 const PORT = process.env.PORT ?? "8787";
@@ -51,7 +51,11 @@ interface DemoQuestion {
 interface DemoQuiz {
   title: string;
   description: string;
-  settings: { max_attempts: number | null; feedback_bands: { min_score: number; message: string }[]; show_correct_answers: boolean };
+  settings: {
+    max_attempts: number | null;
+    feedback_bands: { min_score: number; message: string }[];
+    show_correct_answers: boolean;
+  };
   questions: DemoQuestion[];
 }
 
@@ -142,7 +146,11 @@ const QUIZZES: DemoQuiz[] = [
         right: [3.14, 3.142],
         wrong: [3.15, 3.1],
       },
-      { input: { type: "true_false", prompt: "In exact decimal arithmetic, 0.1 + 0.2 = 0.3.", correct: true }, right: [true], wrong: [false] },
+      {
+        input: { type: "true_false", prompt: "In exact decimal arithmetic, 0.1 + 0.2 = 0.3.", correct: true },
+        right: [true],
+        wrong: [false],
+      },
       {
         input: {
           type: "single_choice",
@@ -165,7 +173,12 @@ const QUIZZES: DemoQuiz[] = [
         wrong: [["a"], ["a", "b", "c"]],
       },
       {
-        input: { type: "short_text", prompt: "The Roman numeral for ten (capital letter)?", accepted_answers: ["X"], case_sensitive: true },
+        input: {
+          type: "short_text",
+          prompt: "The Roman numeral for ten (capital letter)?",
+          accepted_answers: ["X"],
+          case_sensitive: true,
+        },
         right: ["X", " X"],
         wrong: ["x", "10"],
       },
@@ -203,9 +216,17 @@ const QUIZZES: DemoQuiz[] = [
           scoring: "partial",
         },
         right: [["a", "b", "d"]],
-        wrong: [["a", "b"], ["a", "c", "d"], ["c", "e"]],
+        wrong: [
+          ["a", "b"],
+          ["a", "c", "d"],
+          ["c", "e"],
+        ],
       },
-      { input: { type: "true_false", prompt: "Sound travels faster in water than in air.", correct: true }, right: [true], wrong: [false] },
+      {
+        input: { type: "true_false", prompt: "Sound travels faster in water than in air.", correct: true },
+        right: [true],
+        wrong: [false],
+      },
       {
         input: { type: "numeric", prompt: "Water boils at sea level at how many °C (±0.5)?", correct_value: 100, tolerance: 0.5 },
         right: [100, 100.4],
@@ -238,7 +259,6 @@ const PEOPLE = [
 ] as const;
 
 const demoEmail = (set: number, handle: string) => `demo${set}.${handle}@example.com`;
-
 
 // ---------------------------------------------------------------------------------------------
 // Talking to the API.
@@ -426,7 +446,8 @@ async function main() {
     process.stdout.write("Building the bundle as npm run build does …\n");
     const { outfile } = await buildWorker({ outdir: "dist", minify: true });
     worker = await startLocalWorker({ scriptPath: outfile, persistRoot: DEV_PERSIST_ROOT, quiet: true });
-    if (worker.migrationsApplied.length > 0) process.stdout.write(`  applied migrations: ${worker.migrationsApplied.join(", ")}\n`);
+    if (worker.migrationsApplied.length > 0)
+      process.stdout.write(`  applied migrations: ${worker.migrationsApplied.join(", ")}\n`);
     credentials = await ensureKey(worker);
     api = new Api(worker.url, credentials.key);
     process.stdout.write(`Seeding through a local worker on ${worker.url} (state in ${DEV_PERSIST_ROOT}).\n`);
@@ -435,7 +456,11 @@ async function main() {
     // The first set number whose e-mails are free; the first complete set, if any.
     let set = 1;
     let complete: Seeded | undefined;
-    for (let user = await findUser(api, demoEmail(set, PEOPLE[0][1])); user; user = await findUser(api, demoEmail(set, PEOPLE[0][1]))) {
+    for (
+      let user = await findUser(api, demoEmail(set, PEOPLE[0][1]));
+      user;
+      user = await findUser(api, demoEmail(set, PEOPLE[0][1]))
+    ) {
       complete ??= await describeSet(api, user);
       set++;
     }
@@ -449,7 +474,9 @@ async function main() {
     if (set > 1 && !complete) process.stdout.write(`Earlier sets are incomplete (a run stopped part-way); adding set ${set}.\n`);
     const started = Date.now();
     const seeded = await seedSet(api, set);
-    process.stdout.write(`Added demo set ${set}: ${seeded.counts}, in ${api.requests} requests, ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
+    process.stdout.write(
+      `Added demo set ${set}: ${seeded.counts}, in ${api.requests} requests, ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
+    );
     printUsage(seeded, credentials.key);
   } finally {
     await worker?.dispose();

@@ -27,7 +27,9 @@ export interface UserAnalytics {
 
 const BUCKETS = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: (i + 1) * 10 }));
 // Written out bucket by bucket, not with floor(score / 10), so it does not share the API's formula.
-const bucketColumns = BUCKETS.map(({ from, to }, i) => `coalesce(sum(g.score >= ${from} AND g.score ${to === 100 ? "<=" : "<"} ${to}), 0) AS b${i}`).join(", ");
+const bucketColumns = BUCKETS.map(
+  ({ from, to }, i) => `coalesce(sum(g.score >= ${from} AND g.score ${to === 100 ? "<=" : "<"} ${to}), 0) AS b${i}`,
+).join(", ");
 
 /** Three statements: per-quiz totals, per-question statistics, per-user totals (graded submissions only). */
 export function recomputeSql(): string[] {
@@ -57,7 +59,8 @@ function rounded(actual: number | null | undefined, exact: number | null, decima
   const scale = 10 ** decimals;
   const candidates = [roundTo(exact, decimals)];
   const fraction = exact * scale - Math.floor(exact * scale);
-  if (Math.abs(fraction - 0.5) / scale <= TOLERANCE) candidates.push(Math.floor(exact * scale) / scale, Math.ceil(exact * scale) / scale);
+  if (Math.abs(fraction - 0.5) / scale <= TOLERANCE)
+    candidates.push(Math.floor(exact * scale) / scale, Math.ceil(exact * scale) / scale);
   return candidates.some((c) => Math.abs(actual - c) <= TOLERANCE);
 }
 
@@ -75,27 +78,32 @@ export function compareQuiz(api: Map<string, QuizAnalytics>, totals: any[], ques
       max_score: n > 0 ? Number(t.hi) : null,
       stddev_score: n > 0 ? Math.sqrt(Number(t.variance)) : null,
     };
-    const bad = (field: string, got: unknown, want: unknown) => problems.push(`${id}.${field}: API ${JSON.stringify(got)}, recomputed ${JSON.stringify(want)}`);
+    const bad = (field: string, got: unknown, want: unknown) =>
+      problems.push(`${id}.${field}: API ${JSON.stringify(got)}, recomputed ${JSON.stringify(want)}`);
     if (!a) {
       bad("analytics", a, "an answer");
       continue;
     }
     if (a.total_attempts !== exact.total_attempts) bad("total_attempts", a.total_attempts, exact.total_attempts);
     if (a.unique_users !== exact.unique_users) bad("unique_users", a.unique_users, exact.unique_users);
-    for (const f of ["avg_score", "min_score", "max_score", "stddev_score"] as const) if (!rounded(a[f], exact[f], 2)) bad(f, a[f], exact[f]);
+    for (const f of ["avg_score", "min_score", "max_score", "stddev_score"] as const)
+      if (!rounded(a[f], exact[f], 2)) bad(f, a[f], exact[f]);
     const distribution = BUCKETS.map((b, i) => ({ ...b, count: Number(t?.[`b${i}`] ?? 0) }));
-    if (JSON.stringify(a.score_distribution) !== JSON.stringify(distribution)) bad("score_distribution", a.score_distribution, distribution);
+    if (JSON.stringify(a.score_distribution) !== JSON.stringify(distribution))
+      bad("score_distribution", a.score_distribution, distribution);
     const recomputed = new Map(questions.filter((q) => q.quiz_id === id).map((q) => [q.question_id as string, q]));
     for (const q of a.questions) {
       const e = recomputed.get(q.question_id);
       recomputed.delete(q.question_id);
       if (!e) {
-        if (q.attempts !== 0 || q.correct_count !== 0 || q.avg_points !== 0) bad(`questions.${q.question_id}`, q, "no graded answers");
+        if (q.attempts !== 0 || q.correct_count !== 0 || q.avg_points !== 0)
+          bad(`questions.${q.question_id}`, q, "no graded answers");
         continue;
       }
       if (q.attempts !== e.attempts) bad(`questions.${q.question_id}.attempts`, q.attempts, e.attempts);
       if (q.correct_count !== e.correct_count) bad(`questions.${q.question_id}.correct_count`, q.correct_count, e.correct_count);
-      if (!rounded(q.correct_rate, e.correct_count / e.attempts, 4)) bad(`questions.${q.question_id}.correct_rate`, q.correct_rate, e.correct_count / e.attempts);
+      if (!rounded(q.correct_rate, e.correct_count / e.attempts, 4))
+        bad(`questions.${q.question_id}.correct_rate`, q.correct_rate, e.correct_count / e.attempts);
       if (!rounded(q.avg_points, e.avg_points, 6)) bad(`questions.${q.question_id}.avg_points`, q.avg_points, e.avg_points);
     }
     for (const missing of recomputed.keys()) bad(`questions.${missing}`, "not listed", "graded answers");
@@ -109,7 +117,8 @@ export function compareUser(api: Map<string, UserAnalytics>, totals: any[]): str
   for (const [id, a] of api) {
     const t = byUser.get(id);
     const n = Number(t?.n ?? 0);
-    const bad = (field: string, got: unknown, want: unknown) => problems.push(`${id}.${field}: API ${JSON.stringify(got)}, recomputed ${JSON.stringify(want)}`);
+    const bad = (field: string, got: unknown, want: unknown) =>
+      problems.push(`${id}.${field}: API ${JSON.stringify(got)}, recomputed ${JSON.stringify(want)}`);
     if (!a) {
       bad("analytics", a, "an answer");
       continue;

@@ -17,11 +17,11 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { newApiKey } from "../src/routes/api-keys/api-keys.queries";
+import { newApiKey } from "../src/auth/api-keys";
 import { literal } from "./d1";
-import { QUIET_WRANGLER_ENV, runWrangler } from "./wrangler";
-import { type QuizAnalytics, type UserAnalytics, compareQuiz, compareUser, recomputeSql } from "./soak-recompute";
 import { seededRandom } from "./random";
+import { compareQuiz, compareUser, type QuizAnalytics, recomputeSql, type UserAnalytics } from "./soak-recompute";
+import { QUIET_WRANGLER_ENV, runWrangler } from "./wrangler";
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +35,11 @@ const CLIENTS = Number(values.clients ?? 20);
 const SECONDS = Number(values.seconds ?? 60);
 const SEED = Number(values.seed ?? 1);
 /** Far above what the clients make: the soak is about correctness under load, not the limiter. */
-const RAISED_LIMITS = { RATE_LIMIT_REQUESTS: "1000000", ANONYMOUS_RATE_LIMIT_REQUESTS: "1000000", TOKEN_RATE_LIMIT_REQUESTS: "1000000" };
+const RAISED_LIMITS = {
+  RATE_LIMIT_REQUESTS: "1000000",
+  ANONYMOUS_RATE_LIMIT_REQUESTS: "1000000",
+  TOKEN_RATE_LIMIT_REQUESTS: "1000000",
+};
 const REFRESH_EVERY_MS = 15_000;
 
 // ---------------------------------------------------------------------------------------------
@@ -60,7 +64,10 @@ function freePort(): Promise<number> {
  * config file changes, so a private copy keeps other work in the project from restarting it.
  */
 function privateConfig(dir: string): string {
-  const text = readFileSync("wrangler.toml", "utf8").replace(/^(main|migrations_dir)\s*=\s*"([^"]+)"/gm, (_, key: string, path: string) => `${key} = ${JSON.stringify(resolve(path))}`);
+  const text = readFileSync("wrangler.toml", "utf8").replace(
+    /^(main|migrations_dir)\s*=\s*"([^"]+)"/gm,
+    (_, key: string, path: string) => `${key} = ${JSON.stringify(resolve(path))}`,
+  );
   const file = join(dir, "wrangler.toml");
   writeFileSync(file, text);
   return file;
@@ -69,12 +76,15 @@ function privateConfig(dir: string): string {
 let CONFIG = "wrangler.toml";
 
 function d1(dir: string, sql: string): unknown[][] {
-  const result = runWrangler(["d1", "execute", "DB", "--local", "--config", CONFIG, "--persist-to", dir, "--json", "--command", sql], {
-    stdio: "pipe",
-    encoding: "utf8",
-    env: { CI: "true" },
-    maxBuffer: 512 * 1024 * 1024,
-  });
+  const result = runWrangler(
+    ["d1", "execute", "DB", "--local", "--config", CONFIG, "--persist-to", dir, "--json", "--command", sql],
+    {
+      stdio: "pipe",
+      encoding: "utf8",
+      env: { CI: "true" },
+      maxBuffer: 512 * 1024 * 1024,
+    },
+  );
   if (result.status !== 0) throw new Error(`wrangler d1 execute failed: ${result.stdout ?? ""}${result.stderr ?? ""}`);
   return (JSON.parse(String(result.stdout)) as { results: unknown[] }[]).map((r) => r.results);
 }
@@ -84,7 +94,22 @@ async function startWranglerDev(dir: string, port: number, logFile: string): Pro
   const vars = Object.entries(RAISED_LIMITS).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     process.execPath,
-    [wranglerBin, "dev", "--config", CONFIG, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", dir, "--show-interactive-dev-session=false", ...vars],
+    [
+      wranglerBin,
+      "dev",
+      "--config",
+      CONFIG,
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(await freePort()),
+      "--persist-to",
+      dir,
+      "--show-interactive-dev-session=false",
+      ...vars,
+    ],
     { detached: true, stdio: ["ignore", log, log], env: { ...process.env, ...QUIET_WRANGLER_ENV } },
   );
   closeSync(log);
@@ -213,21 +238,46 @@ async function request(
   } catch {
     json = undefined;
   }
-  if (res.status >= 500 && stats.fiveHundreds.length < 10) stats.fiveHundreds.push(`${method} ${path} → ${res.status}: ${text.slice(0, 200)}`);
-  if (!options.expect.includes(res.status)) unexpected(`${method} ${routeOf(path)} → ${res.status} (expected ${options.expect.join("/")}): ${text.slice(0, 200)}`);
+  if (res.status >= 500 && stats.fiveHundreds.length < 10)
+    stats.fiveHundreds.push(`${method} ${path} → ${res.status}: ${text.slice(0, 200)}`);
+  if (!options.expect.includes(res.status))
+    unexpected(`${method} ${routeOf(path)} → ${res.status} (expected ${options.expect.join("/")}): ${text.slice(0, 200)}`);
   return { status: res.status, json };
 }
 
 // ---------------------------------------------------------------------------------------------
 // The clients.
 
-
 /** Question inputs, each with a right and a wrong response. */
 const QUESTIONS = [
-  { input: { type: "single_choice", prompt: "Capital of France?", options: [{ text: "Lyon" }, { text: "Paris" }, { text: "Nice" }], correct_option_id: "b" }, right: "b", wrong: "c" },
-  { input: { type: "multiple_choice", prompt: "Even numbers?", options: [{ text: "2" }, { text: "3" }, { text: "4" }], correct_option_ids: ["a", "c"], scoring: "partial", points: 2 }, right: ["a", "c"], wrong: ["a", "b"] },
+  {
+    input: {
+      type: "single_choice",
+      prompt: "Capital of France?",
+      options: [{ text: "Lyon" }, { text: "Paris" }, { text: "Nice" }],
+      correct_option_id: "b",
+    },
+    right: "b",
+    wrong: "c",
+  },
+  {
+    input: {
+      type: "multiple_choice",
+      prompt: "Even numbers?",
+      options: [{ text: "2" }, { text: "3" }, { text: "4" }],
+      correct_option_ids: ["a", "c"],
+      scoring: "partial",
+      points: 2,
+    },
+    right: ["a", "c"],
+    wrong: ["a", "b"],
+  },
   { input: { type: "true_false", prompt: "Water is wet.", correct: true }, right: true, wrong: false },
-  { input: { type: "short_text", prompt: "Capital of Italy?", accepted_answers: ["Rome", "Roma"] }, right: " ROME ", wrong: "Milan" },
+  {
+    input: { type: "short_text", prompt: "Capital of Italy?", accepted_answers: ["Rome", "Roma"] },
+    right: " ROME ",
+    wrong: "Milan",
+  },
   { input: { type: "numeric", prompt: "6 × 7?", correct_value: 42, tolerance: 0.5, points: 1.5 }, right: 42.25, wrong: 40 },
 ];
 
@@ -272,7 +322,13 @@ class Client {
         form: { grant_type: "client_credentials", client_id: json.client_id, client_secret: json.client_secret },
         expect: [200],
       });
-      this.oauth = { clientId: json.client_id, secret: json.client_secret, access: token.json.access_token, refresh: token.json.refresh_token, refreshedAt: Date.now() };
+      this.oauth = {
+        clientId: json.client_id,
+        secret: json.client_secret,
+        access: token.json.access_token,
+        refresh: token.json.refresh_token,
+        refreshedAt: Date.now(),
+      };
     }
   }
 
@@ -294,7 +350,11 @@ class Client {
 
   async createUser() {
     const n = `${this.index}-${Math.floor(this.random() * 1e9)}`;
-    const { status, json } = await request("POST", "/v1/users", { auth: this.auth, body: { name: `Soak ${n}`, email: `soak.${n}@example.com` }, expect: [201, 409] });
+    const { status, json } = await request("POST", "/v1/users", {
+      auth: this.auth,
+      body: { name: `Soak ${n}`, email: `soak.${n}@example.com` },
+      expect: [201, 409],
+    });
     if (status === 201) world.users.push(json.id);
   }
 
@@ -306,7 +366,13 @@ class Client {
       auth: this.auth,
       body: {
         title: `Soak quiz ${this.index}`,
-        settings: { max_attempts: limited ? 2 : null, feedback_bands: [{ min_score: 0, message: "Keep going" }, { min_score: 80, message: "Well done" }] },
+        settings: {
+          max_attempts: limited ? 2 : null,
+          feedback_bands: [
+            { min_score: 0, message: "Keep going" },
+            { min_score: 80, message: "Well done" },
+          ],
+        },
         questions: chosen.map((q) => q.input),
       },
       expect: [201],
@@ -365,7 +431,11 @@ class Client {
     const path = `/v1/submissions/${id}/grade`;
     const mode = this.random();
     if (mode < 0.35) {
-      const answers = await Promise.all(Array.from({ length: 2 + Math.floor(this.random() * 2) }, () => request("POST", path, { auth: this.auth, expect: [200] })));
+      const answers = await Promise.all(
+        Array.from({ length: 2 + Math.floor(this.random() * 2) }, () =>
+          request("POST", path, { auth: this.auth, expect: [200] }),
+        ),
+      );
       for (const a of answers) this.noteGrade(id, a.status, a.json);
     } else {
       const times = mode < 0.6 ? 2 : 1;
@@ -411,14 +481,22 @@ class Client {
     const quiz = sub && world.quizzes.find((q) => q.id === sub.quizId);
     if (!sub || !quiz) return this.submit();
     // 409 when another client has just graded it.
-    await request("PUT", `/v1/submissions/${sub.id}/answers`, { auth: this.auth, body: { answers: this.answersFor(quiz) }, expect: [200, 409] });
+    await request("PUT", `/v1/submissions/${sub.id}/answers`, {
+      auth: this.auth,
+      body: { answers: this.answersFor(quiz) },
+      expect: [200, 409],
+    });
   }
 
   /** Midway: the operator rotates this client's key; the client switches, and the old key is tried once. */
   async rotateKey() {
     this.rotateRequested = false;
     const grace = this.index % 2 === 0 ? 0 : 30;
-    const { status, json } = await request("POST", `/v1/api-keys/${this.key.id}/rotate`, { auth: `Bearer ${this.admin}`, body: { grace_seconds: grace }, expect: [201] });
+    const { status, json } = await request("POST", `/v1/api-keys/${this.key.id}/rotate`, {
+      auth: `Bearer ${this.admin}`,
+      body: { grace_seconds: grace },
+      expect: [201],
+    });
     if (status !== 201) return;
     const old = this.key;
     this.key = { id: json.id, key: json.key };
@@ -452,7 +530,11 @@ interface Check {
   detail: string;
 }
 
-async function checkInvariants(dir: string, apiQuiz: Map<string, QuizAnalytics>, apiUser: Map<string, UserAnalytics>): Promise<Check[]> {
+async function checkInvariants(
+  dir: string,
+  apiQuiz: Map<string, QuizAnalytics>,
+  apiUser: Map<string, UserAnalytics>,
+): Promise<Check[]> {
   const checks: Check[] = [];
   const [rows, dupes, quizTotals, quizQuestions, userTotals] = d1(
     dir,
@@ -465,10 +547,16 @@ async function checkInvariants(dir: string, apiQuiz: Map<string, QuizAnalytics>,
   const stored = new Map<string, any>(rows.map((r) => [r.id, r]));
 
   const lost = [...world.created.keys()].filter((id) => !stored.has(id));
-  checks.push({ name: "no lost submissions (every 201 is in D1)", ok: lost.length === 0, detail: `${world.created.size} created, ${lost.length} missing${lost.length ? `: ${lost.slice(0, 5).join(", ")}` : ""}` });
+  checks.push({
+    name: "no lost submissions (every 201 is in D1)",
+    ok: lost.length === 0,
+    detail: `${world.created.size} created, ${lost.length} missing${lost.length ? `: ${lost.slice(0, 5).join(", ")}` : ""}`,
+  });
 
   const extra = rows.filter((r) => !world.created.has(r.id));
-  const mismatched = [...world.created].filter(([id, s]) => stored.has(id) && (stored.get(id).quiz_id !== s.quizId || stored.get(id).user_id !== s.userId));
+  const mismatched = [...world.created].filter(
+    ([id, s]) => stored.has(id) && (stored.get(id).quiz_id !== s.quizId || stored.get(id).user_id !== s.userId),
+  );
   checks.push({
     name: "no duplicate submissions",
     ok: extra.length === 0 && dupes.length === 0 && mismatched.length === 0,
@@ -483,10 +571,19 @@ async function checkInvariants(dir: string, apiQuiz: Map<string, QuizAnalytics>,
     const row = stored.get(id);
     for (const a of list) {
       answers++;
-      const same = row && row.status === "graded" && row.score === a.score && row.points_earned === a.points_earned && row.feedback === a.feedback && row.graded_at === a.graded_at;
+      const same =
+        row &&
+        row.status === "graded" &&
+        row.score === a.score &&
+        row.points_earned === a.points_earned &&
+        row.feedback === a.feedback &&
+        row.graded_at === a.graded_at;
       if (same) continue;
       disagreeing++;
-      if (samples.length < 5) samples.push(`${id}: answered ${JSON.stringify(a)}, stored ${JSON.stringify(row && { status: row.status, score: row.score, points_earned: row.points_earned, feedback: row.feedback, graded_at: row.graded_at })}`);
+      if (samples.length < 5)
+        samples.push(
+          `${id}: answered ${JSON.stringify(a)}, stored ${JSON.stringify(row && { status: row.status, score: row.score, points_earned: row.points_earned, feedback: row.feedback, graded_at: row.graded_at })}`,
+        );
     }
   }
   const repeated = [...world.gradeAnswers.values()].filter((l) => l.length > 1).length;
@@ -497,24 +594,53 @@ async function checkInvariants(dir: string, apiQuiz: Map<string, QuizAnalytics>,
   });
 
   const resultWrong = [...world.resultScores].filter(([id, scores]) => scores.some((s) => s !== stored.get(id)?.score));
-  checks.push({ name: "every results answer shows the stored score", ok: resultWrong.length === 0, detail: `${[...world.resultScores.values()].flat().length} results read; ${resultWrong.length} disagree` });
+  checks.push({
+    name: "every results answer shows the stored score",
+    ok: resultWrong.length === 0,
+    detail: `${[...world.resultScores.values()].flat().length} results read; ${resultWrong.length} disagree`,
+  });
 
   const quizProblems = compareQuiz(apiQuiz, quizTotals, quizQuestions);
-  checks.push({ name: "quiz analytics equal a recomputation from submissions", ok: quizProblems.length === 0, detail: `${apiQuiz.size} quizzes compared${quizProblems.length ? `; ${quizProblems.slice(0, 5).join("; ")}` : ""}` });
+  checks.push({
+    name: "quiz analytics equal a recomputation from submissions",
+    ok: quizProblems.length === 0,
+    detail: `${apiQuiz.size} quizzes compared${quizProblems.length ? `; ${quizProblems.slice(0, 5).join("; ")}` : ""}`,
+  });
   const userProblems = compareUser(apiUser, userTotals);
-  checks.push({ name: "user analytics equal a recomputation from submissions", ok: userProblems.length === 0, detail: `${apiUser.size} users compared${userProblems.length ? `; ${userProblems.slice(0, 5).join("; ")}` : ""}` });
+  checks.push({
+    name: "user analytics equal a recomputation from submissions",
+    ok: userProblems.length === 0,
+    detail: `${apiUser.size} users compared${userProblems.length ? `; ${userProblems.slice(0, 5).join("; ")}` : ""}`,
+  });
 
   const fives = [...stats.byStatus].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
-  checks.push({ name: "no 5xx answers", ok: fives === 0, detail: `${fives}${stats.fiveHundreds.length ? `: ${stats.fiveHundreds.join("; ")}` : ""}` });
-  checks.push({ name: "every answer was one the client expected", ok: stats.unexpectedCount === 0, detail: `${stats.unexpectedCount} unexpected (network errors: ${stats.networkErrors})` });
-  checks.push({ name: "every client rotated its key and switched", ok: stats.rotations.oldKeyChecked === CLIENTS, detail: `${stats.rotations.done} rotations, ${stats.rotations.oldKeyChecked} checked` });
+  checks.push({
+    name: "no 5xx answers",
+    ok: fives === 0,
+    detail: `${fives}${stats.fiveHundreds.length ? `: ${stats.fiveHundreds.join("; ")}` : ""}`,
+  });
+  checks.push({
+    name: "every answer was one the client expected",
+    ok: stats.unexpectedCount === 0,
+    detail: `${stats.unexpectedCount} unexpected (network errors: ${stats.networkErrors})`,
+  });
+  checks.push({
+    name: "every client rotated its key and switched",
+    ok: stats.rotations.oldKeyChecked === CLIENTS,
+    detail: `${stats.rotations.done} rotations, ${stats.rotations.oldKeyChecked} checked`,
+  });
   return checks;
 }
 
 // ---------------------------------------------------------------------------------------------
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-const histogram = (m: Map<number, number>) => [...m].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ");
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const histogram = (m: Map<number, number>) =>
+  [...m]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(" ");
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "quiz-soak-"));
@@ -522,14 +648,26 @@ async function main() {
   const port = await freePort();
   BASE = `http://127.0.0.1:${port}`;
   process.stdout.write(`soak: ${CLIENTS} clients × ${SECONDS} s against wrangler dev on ${BASE} (state in ${dir})\n`);
-  process.stdout.write(`rate limits raised with --var: ${Object.entries(RAISED_LIMITS).map(([k, v]) => `${k}=${v}`).join(", ")} (defaults: 600/60 s per credential, 60/60 s per IP)\n`);
+  process.stdout.write(
+    `rate limits raised with --var: ${Object.entries(RAISED_LIMITS)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(", ")} (defaults: 600/60 s per credential, 60/60 s per IP)\n`,
+  );
 
   CONFIG = privateConfig(dir);
-  const migrated = runWrangler(["d1", "migrations", "apply", "DB", "--local", "--config", CONFIG, "--persist-to", dir], { stdio: "pipe", encoding: "utf8", env: { CI: "true" } });
-  if (migrated.status !== 0) throw new Error(`wrangler d1 migrations apply failed: ${migrated.stdout ?? ""}${migrated.stderr ?? ""}`);
+  const migrated = runWrangler(["d1", "migrations", "apply", "DB", "--local", "--config", CONFIG, "--persist-to", dir], {
+    stdio: "pipe",
+    encoding: "utf8",
+    env: { CI: "true" },
+  });
+  if (migrated.status !== 0)
+    throw new Error(`wrangler d1 migrations apply failed: ${migrated.stdout ?? ""}${migrated.stderr ?? ""}`);
   const admin = await newApiKey({ name: "soak admin", scopes: ["admin"], expiresAt: null });
   const r = admin.row;
-  d1(dir, `INSERT INTO api_keys (id, name, key_hash, prefix, scopes, created_at) VALUES (${[r.id, r.name, r.keyHash, r.prefix, JSON.stringify(r.scopes), r.createdAt].map(literal).join(", ")})`);
+  d1(
+    dir,
+    `INSERT INTO api_keys (id, name, key_hash, prefix, scopes, created_at) VALUES (${[r.id, r.name, r.keyHash, r.prefix, JSON.stringify(r.scopes), r.createdAt].map(literal).join(", ")})`,
+  );
 
   let child: ChildProcess | undefined;
   const stop = async () => {
@@ -545,7 +683,18 @@ async function main() {
     for (let i = 0; i < CLIENTS; i++) {
       const { json } = await request("POST", "/v1/api-keys", {
         auth: `Bearer ${admin.key}`,
-        body: { name: `soak client ${i}`, scopes: ["quizzes:read", "quizzes:write", "users:read", "users:write", "submissions:read", "submissions:write", "analytics:read"] },
+        body: {
+          name: `soak client ${i}`,
+          scopes: [
+            "quizzes:read",
+            "quizzes:write",
+            "users:read",
+            "users:write",
+            "submissions:read",
+            "submissions:write",
+            "analytics:read",
+          ],
+        },
         expect: [201],
       });
       clients.push(new Client(i, { id: json.id, key: json.key }, admin.key));
@@ -564,22 +713,39 @@ async function main() {
     // The analytics as the API answers them, now that nothing writes any more.
     const apiQuiz = new Map<string, QuizAnalytics>();
     const apiUser = new Map<string, UserAnalytics>();
-    for (const quiz of world.quizzes) apiQuiz.set(quiz.id, (await request("GET", `/v1/analytics/quiz/${quiz.id}`, { auth: `Bearer ${admin.key}`, expect: [200] })).json);
-    for (const user of world.users) apiUser.set(user, (await request("GET", `/v1/analytics/user/${user}`, { auth: `Bearer ${admin.key}`, expect: [200] })).json);
+    for (const quiz of world.quizzes)
+      apiQuiz.set(
+        quiz.id,
+        (await request("GET", `/v1/analytics/quiz/${quiz.id}`, { auth: `Bearer ${admin.key}`, expect: [200] })).json,
+      );
+    for (const user of world.users)
+      apiUser.set(
+        user,
+        (await request("GET", `/v1/analytics/user/${user}`, { auth: `Bearer ${admin.key}`, expect: [200] })).json,
+      );
     await stop();
     child = undefined;
 
     const sorted = [...stats.latencies].sort((a, b) => a - b);
-    process.stdout.write(`\nrequests: ${loadRequests} in ${elapsed.toFixed(1)} s under load = ${(loadRequests / elapsed).toFixed(0)} req/s (${stats.requests} in all, with set-up and the final reads)\n`);
-    process.stdout.write(`latency: p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms\n`);
+    process.stdout.write(
+      `\nrequests: ${loadRequests} in ${elapsed.toFixed(1)} s under load = ${(loadRequests / elapsed).toFixed(0)} req/s (${stats.requests} in all, with set-up and the final reads)\n`,
+    );
+    process.stdout.write(
+      `latency: p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms\n`,
+    );
     process.stdout.write(`statuses: ${histogram(stats.byStatus)}\n`);
-    process.stdout.write(`work: ${world.quizzes.length} quizzes, ${world.users.length} users, ${world.created.size} submissions (${world.gradeAnswers.size} graded), ${stats.rotations.done} key rotations, ${stats.refreshes} token refreshes\n`);
+    process.stdout.write(
+      `work: ${world.quizzes.length} quizzes, ${world.users.length} users, ${world.created.size} submissions (${world.gradeAnswers.size} graded), ${stats.rotations.done} key rotations, ${stats.refreshes} token refreshes\n`,
+    );
     process.stdout.write("by endpoint:\n");
-    for (const [route, byStatus] of [...stats.byRoute].sort()) process.stdout.write(`  ${route.padEnd(44)} ${histogram(byStatus)}\n`);
+    for (const [route, byStatus] of [...stats.byRoute].sort())
+      process.stdout.write(`  ${route.padEnd(44)} ${histogram(byStatus)}\n`);
     process.stdout.write(`errors: ${stats.networkErrors} network, ${stats.unexpectedCount} unexpected answers\n`);
     for (const u of stats.unexpected) process.stdout.write(`  ${u}\n`);
     if (stats.unexpected.some((u) => u.includes("restarted mid-request")))
-      process.stdout.write("  (\"Your worker restarted mid-request\" is wrangler dev's proxy: the worker was reloaded, e.g. because a source file changed; see its log)\n");
+      process.stdout.write(
+        '  ("Your worker restarted mid-request" is wrangler dev\'s proxy: the worker was reloaded, e.g. because a source file changed; see its log)\n',
+      );
 
     const checks = await checkInvariants(dir, apiQuiz, apiUser);
     process.stdout.write("\ninvariants (checked in the local D1):\n");

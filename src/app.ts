@@ -1,29 +1,34 @@
+import { createRoute, z } from "@hono/zod-openapi";
 import { drizzle } from "drizzle-orm/d1";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import { createRoute, z } from "@hono/zod-openapi";
+import { config } from "./lib/config";
 import { createRouter, jsonResponse } from "./lib/openapi";
 import { openApiDocument } from "./lib/openapi-document";
-import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
+import { SCOPES } from "./lib/scopes";
 import { authenticate, requireCredential } from "./middleware/authenticate";
+import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
+import { jsonBodyGuard } from "./middleware/json-body";
 import { rateLimit, rateLimitOAuthEndpoints } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { cacheControl, corsFromAllowList, docsAssets } from "./middleware/security-headers";
-import { jsonBodyGuard } from "./middleware/json-body";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
 import { authRouter } from "./routes/auth";
-import { oauthClientsRouter } from "./routes/oauth-clients";
 import { oauthRouter } from "./routes/oauth";
+import { oauthClientsRouter } from "./routes/oauth-clients";
+import { questionsRouter } from "./routes/questions";
 import { quizzesRouter } from "./routes/quizzes";
-import { submissionsRouter } from "./routes/submissions";
+import { quizSubmissionsRouter, submissionsRouter, userSubmissionsRouter } from "./routes/submissions";
 import { usersRouter } from "./routes/users";
-import { SCOPES } from "./lib/scopes";
 
 /** Every resource of the API, served under /v1. */
 const v1 = createRouter()
   .route("/quizzes", quizzesRouter)
+  .route("/quizzes", questionsRouter)
+  .route("/quizzes", quizSubmissionsRouter)
   .route("/users", usersRouter)
+  .route("/users", userSubmissionsRouter)
   .route("/submissions", submissionsRouter)
   .route("/analytics", analyticsRouter)
   .route("/auth", authRouter)
@@ -72,7 +77,7 @@ const routes = app
   .openapi(health, (c) => c.json({ status: "ok" as const }, 200));
 
 // The document names ISSUER as its server when set, else the origin the request came to.
-app.get("/openapi.json", (c) => c.json(openApiDocument(app, (c.env?.ISSUER || new URL(c.req.url).origin).replace(/\/+$/, ""))));
+app.get("/openapi.json", (c) => c.json(openApiDocument(app, config(c.env).issuer ?? new URL(c.req.url).origin)));
 app.openAPIRegistry.registerComponent("securitySchemes", "ApiKeyHeader", {
   type: "apiKey",
   in: "header",

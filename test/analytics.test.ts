@@ -2,12 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SCOPES } from "../src/lib/scopes";
 import { call, expectProblem, seedApiKey } from "./helpers";
-import {
-  expectQuizAnalyticsMatch,
-  expectUserAnalyticsMatch,
-  recomputeQuizAnalytics,
-  recomputeUserAnalytics,
-} from "./recompute";
+import { expectQuizAnalyticsMatch, expectUserAnalyticsMatch, recomputeQuizAnalytics, recomputeUserAnalytics } from "./recompute";
 
 const MISSING_QUIZ = "quiz_01kamz3f7c9n0p8s6e5vwx2y4r";
 const MISSING_USER = "user_01kamz3f7c9n0p8s6e5vwx2y4r";
@@ -29,7 +24,12 @@ async function createUser(auth?: string) {
 }
 
 /** A submission answering `answers`; graded unless `open`. */
-async function take(quizId: string, userId: string, answers: [string, unknown][], options: { open?: boolean; auth?: string } = {}) {
+async function take(
+  quizId: string,
+  userId: string,
+  answers: [string, unknown][],
+  options: { open?: boolean; auth?: string } = {},
+) {
   const body = { user_id: userId, answers: answers.map(([question_id, response]) => ({ question_id, response })) };
   const created = await call(`/v1/quizzes/${quizId}/submissions`, { body, auth: options.auth });
   expect(created.status, created.text).toBe(201);
@@ -41,7 +41,12 @@ async function take(quizId: string, userId: string, answers: [string, unknown][]
 
 /** A graded submission to a quiz of true/false questions with the first `right` answered correctly. */
 const scoreRight = (quiz: { id: string; ids: string[] }, userId: string, right: number, open = false) =>
-  take(quiz.id, userId, quiz.ids.slice(0, right).map((id): [string, unknown] => [id, true]), { open });
+  take(
+    quiz.id,
+    userId,
+    quiz.ids.slice(0, right).map((id): [string, unknown] => [id, true]),
+    { open },
+  );
 
 async function analytics(kind: "quiz" | "user", id: string, auth?: string) {
   const res = await call(`/v1/analytics/${kind}/${id}`, { auth });
@@ -100,7 +105,13 @@ describe("GET /v1/analytics/quiz/{id}", () => {
     expect(api.stddev_score).toBe(Math.round(stddev * 100) / 100);
     // 10 starts [10,20); 100 is in the last bucket, [90,100].
     expect(api.score_distribution.map((b: any) => b.count)).toEqual([1, 1, 0, 0, 0, 0, 0, 0, 1, 3]);
-    expect(api.questions[0]).toEqual({ question_id: quiz.ids[0], attempts: 6, correct_count: 5, correct_rate: 0.8333, avg_points: 0.833333 });
+    expect(api.questions[0]).toEqual({
+      question_id: quiz.ids[0],
+      attempts: 6,
+      correct_count: 5,
+      correct_rate: 0.8333,
+      avg_points: 0.833333,
+    });
     expect(api.questions[9]).toMatchObject({ attempts: 6, correct_count: 2, correct_rate: 0.3333 });
     expectQuizAnalyticsMatch(api, await recomputeQuizAnalytics(quiz.id));
   });
@@ -126,7 +137,12 @@ describe("GET /v1/analytics/quiz/{id}", () => {
       [true, ["a", "b", "c"], 7],
       [false, ["d"], 0.5],
     ];
-    for (const pick of picks) await take(quiz.id, user, quiz.ids.map((id, i): [string, unknown] => [id, pick[i]]));
+    for (const pick of picks)
+      await take(
+        quiz.id,
+        user,
+        quiz.ids.map((id, i): [string, unknown] => [id, pick[i]]),
+      );
     expectQuizAnalyticsMatch(await analytics("quiz", quiz.id), await recomputeQuizAnalytics(quiz.id));
     expectUserAnalyticsMatch(await analytics("user", user), await recomputeUserAnalytics(user));
   });
@@ -141,7 +157,15 @@ describe("GET /v1/analytics/quiz/{id}", () => {
 describe("GET /v1/analytics/user/{id}", () => {
   it("a user without graded submissions → zeros and nulls", async () => {
     const user = await createUser();
-    const empty = { user_id: user, quizzes_taken: 0, avg_score: 0, total_attempts: 0, min_score: null, max_score: null, last_graded_at: null };
+    const empty = {
+      user_id: user,
+      quizzes_taken: 0,
+      avg_score: 0,
+      total_attempts: 0,
+      min_score: null,
+      max_score: null,
+      last_graded_at: null,
+    };
     expect(await analytics("user", user)).toEqual(empty);
     await scoreRight(await createQuiz([tf()]), user, 1, true);
     expect(await analytics("user", user)).toEqual(empty);
@@ -201,7 +225,13 @@ describe("analytics property", () => {
   const QUESTIONS = [
     tf(1),
     tf(2),
-    { type: "single_choice", prompt: "Which?", points: 3, options: [{ text: "A" }, { text: "B" }, { text: "C" }], correct_option_id: "c" },
+    {
+      type: "single_choice",
+      prompt: "Which?",
+      points: 3,
+      options: [{ text: "A" }, { text: "B" }, { text: "C" }],
+      correct_option_id: "c",
+    },
     {
       type: "multiple_choice",
       prompt: "Which ones?",
@@ -238,13 +268,17 @@ describe("analytics property", () => {
         // Taken and graded concurrently: the aggregates must not depend on the order of grading.
         await Promise.all(
           submissions.map((s) => {
-            const answers = quiz.ids.flatMap((id, i): [string, unknown][] => (s.responses[i] === undefined ? [] : [[id, s.responses[i]]]));
+            const answers = quiz.ids.flatMap((id, i): [string, unknown][] =>
+              s.responses[i] === undefined ? [] : [[id, s.responses[i]]],
+            );
             return take(quiz.id, users[s.user]!, answers, { open: s.open, auth: key });
           }),
         );
         expectQuizAnalyticsMatch(await analytics("quiz", quiz.id, key), await recomputeQuizAnalytics(quiz.id));
         await Promise.all(
-          users.map(async (user) => expectUserAnalyticsMatch(await analytics("user", user, key), await recomputeUserAnalytics(user))),
+          users.map(async (user) =>
+            expectUserAnalyticsMatch(await analytics("user", user, key), await recomputeUserAnalytics(user)),
+          ),
         );
       }),
       { seed: 20261122, numRuns: 25 },

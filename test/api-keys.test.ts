@@ -93,8 +93,15 @@ describe("POST /v1/api-keys", () => {
 
   it("an expiry in the past, or not a UTC timestamp → 400 naming expires_at", async () => {
     for (const bad of [new Date(Date.now() - 1000).toISOString(), "2020-01-01T00:00:00.000Z", "tomorrow", "2099-01-01", 42]) {
-      const problem = expectProblem(await call("/v1/api-keys", { body: { name: "x", scopes: ["admin"], expires_at: bad } }), 400, "validation_failed");
-      expect(problem.errors?.map((e) => e.path), String(bad)).toEqual(["expires_at"]);
+      const problem = expectProblem(
+        await call("/v1/api-keys", { body: { name: "x", scopes: ["admin"], expires_at: bad } }),
+        400,
+        "validation_failed",
+      );
+      expect(
+        problem.errors?.map((e) => e.path),
+        String(bad),
+      ).toEqual(["expires_at"]);
     }
   });
 
@@ -190,7 +197,13 @@ describe("POST /v1/api-keys/{id}/rotate", () => {
     expect(res.status, res.text).toBe(201);
     const successor = res.json;
     expect(res.headers.get("location")).toBe(`/v1/api-keys/${successor.id}`);
-    expect(successor).toMatchObject({ name: "rotating", scopes: ["users:read", "quizzes:read"], expires_at: at, rotated_to: null, revoked_at: null });
+    expect(successor).toMatchObject({
+      name: "rotating",
+      scopes: ["users:read", "quizzes:read"],
+      expires_at: at,
+      rotated_to: null,
+      revoked_at: null,
+    });
     expect(successor.id).not.toBe(old.id);
     expect(successor.key).toMatch(KEY);
     expect(isWellFormedApiKey(successor.key)).toBe(true);
@@ -244,7 +257,13 @@ describe("POST /v1/api-keys/{id}/rotate", () => {
 
   it("an invalid grace_seconds or an unknown field → 400", async () => {
     const old = await createKey();
-    for (const body of [{ grace_seconds: -1 }, { grace_seconds: 1.5 }, { grace_seconds: "60" }, { grace_seconds: 31 * 86_400 }, { grace: 1 }]) {
+    for (const body of [
+      { grace_seconds: -1 },
+      { grace_seconds: 1.5 },
+      { grace_seconds: "60" },
+      { grace_seconds: 31 * 86_400 },
+      { grace: 1 },
+    ]) {
       expectProblem(await call(`/v1/api-keys/${old.id}/rotate`, { body }), 400, "validation_failed");
     }
     expect((await verify(old.key)).status).toBe(200);

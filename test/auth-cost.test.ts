@@ -21,7 +21,8 @@ import { BASE, call, seedApiKey } from "./helpers";
  */
 
 const AUTH_KEYS = [kvKeys.apiKey(""), kvKeys.accessToken("")];
-const authReads = (log: CountedCall[]) => log.filter((c) => c.kind === "kvReads" && AUTH_KEYS.some((p) => c.detail.startsWith(p))).length;
+const authReads = (log: CountedCall[]) =>
+  log.filter((c) => c.kind === "kvReads" && AUTH_KEYS.some((p) => c.detail.startsWith(p))).length;
 
 interface Sent {
   status: number;
@@ -48,8 +49,9 @@ async function sendAndSettle(counted: CountingEnv, headers: Record<string, strin
   return { ...sent, afterResponse: { ...counted.counts } };
 }
 
-const RATE_LIMIT_KEYS = kvKeys.rateLimit("", 0).split(":").slice(0, 2).join(":") + ":";
-const rateLimitReads = (log: CountedCall[]) => log.filter((c) => c.kind === "kvReads" && c.detail.startsWith(RATE_LIMIT_KEYS)).length;
+const RATE_LIMIT_KEYS = `${kvKeys.rateLimit("", 0).split(":").slice(0, 2).join(":")}:`;
+const rateLimitReads = (log: CountedCall[]) =>
+  log.filter((c) => c.kind === "kvReads" && c.detail.startsWith(RATE_LIMIT_KEYS)).length;
 
 /**
  * The hot path: the credential's KV cache is filled (first request, settled), the rate limiter
@@ -77,7 +79,11 @@ async function accessToken(scopes: string[]): Promise<string> {
   expect(client.status, client.text).toBe(201);
   const res = await call("/oauth/token", {
     auth: false,
-    raw: new URLSearchParams({ grant_type: "client_credentials", client_id: client.json.client_id, client_secret: client.json.client_secret }),
+    raw: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: client.json.client_id,
+      client_secret: client.json.client_secret,
+    }),
     headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": randomIp() },
   });
   expect(res.status, res.text).toBe(200);
@@ -160,7 +166,11 @@ describe("authentication cost per request", { timeout: 20_000 }, () => {
     const key = generateApiKey();
     const broken = key.slice(0, -1) + (key.endsWith("0") ? "1" : "0");
     const ip = randomIp();
-    const forms: Record<string, string>[] = [{ authorization: `Bearer ${broken}` }, { "x-api-key": broken }, { authorization: "Bearer qz_live_short" }];
+    const forms: Record<string, string>[] = [
+      { authorization: `Bearer ${broken}` },
+      { "x-api-key": broken },
+      { authorization: "Bearer qz_live_short" },
+    ];
     for (const headers of forms) {
       const measured = await hotPath(counted, { ...headers, "cf-connecting-ip": ip });
       expect(measured.status).toBe(401);
@@ -196,7 +206,18 @@ describe("countingEnv", () => {
     await KV.delete(key);
     expect(await env.KV.get(key)).toBeNull(); // forwarded to the real binding
     expect(counted.counts).toEqual({ d1: 5, kvReads: 2, kvWrites: 1, kvDeletes: 1, kvLists: 1 });
-    expect(counted.log.map((c) => c.kind)).toEqual(["d1", "d1", "d1", "d1", "d1", "kvWrites", "kvReads", "kvReads", "kvLists", "kvDeletes"]);
+    expect(counted.log.map((c) => c.kind)).toEqual([
+      "d1",
+      "d1",
+      "d1",
+      "d1",
+      "d1",
+      "kvWrites",
+      "kvReads",
+      "kvReads",
+      "kvLists",
+      "kvDeletes",
+    ]);
     expect(counted.log[3]).toEqual({ kind: "d1", detail: "batch: SELECT 1; SELECT ?1" });
     expect(counted.log[6]).toEqual({ kind: "kvReads", detail: key });
     counted.reset();

@@ -55,7 +55,8 @@ async function newQuiz(): Promise<{ id: string; questionId: string }> {
   return { id: quiz.id, questionId: questions.questions[0].id };
 }
 
-const newUser = async (): Promise<string> => (await ok("/v1/users", { name: "Ada", email: `${crypto.randomUUID()}@example.com` })).id;
+const newUser = async (): Promise<string> =>
+  (await ok("/v1/users", { name: "Ada", email: `${crypto.randomUUID()}@example.com` })).id;
 const newKey = async (): Promise<string> => (await ok("/v1/api-keys", { name: "fixture", scopes: ["quizzes:read"] })).id;
 const newClient = async (): Promise<string> => (await ok("/v1/oauth-clients", { name: "fixture", scopes: ["quizzes:read"] })).id;
 const newSubmission = async (quizId: string, userId: string): Promise<string> =>
@@ -112,7 +113,10 @@ const ROUTES: Record<string, RouteCase> = {
     scope: "submissions:write",
     build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/submissions`, body: { user_id: f.user } }),
   },
-  "GET /v1/quizzes/:id/submissions": { scope: "submissions:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/submissions` }) },
+  "GET /v1/quizzes/:id/submissions": {
+    scope: "submissions:read",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/submissions` }),
+  },
 
   "GET /v1/users": { scope: "users:read", build: get("/v1/users") },
   "POST /v1/users": {
@@ -120,9 +124,15 @@ const ROUTES: Record<string, RouteCase> = {
     build: async () => ({ path: "/v1/users", body: { name: "Grace", email: `${crypto.randomUUID()}@example.com` } }),
   },
   "GET /v1/users/:id": { scope: "users:read", build: async () => ({ path: `/v1/users/${f.user}` }) },
-  "PATCH /v1/users/:id": { scope: "users:write", build: async () => ({ path: `/v1/users/${await newUser()}`, body: { name: "Renamed" } }) },
+  "PATCH /v1/users/:id": {
+    scope: "users:write",
+    build: async () => ({ path: `/v1/users/${await newUser()}`, body: { name: "Renamed" } }),
+  },
   "DELETE /v1/users/:id": { scope: "users:write", build: async () => ({ path: `/v1/users/${await newUser()}` }) },
-  "GET /v1/users/:id/submissions": { scope: "submissions:read", build: async () => ({ path: `/v1/users/${f.user}/submissions` }) },
+  "GET /v1/users/:id/submissions": {
+    scope: "submissions:read",
+    build: async () => ({ path: `/v1/users/${f.user}/submissions` }),
+  },
 
   "GET /v1/submissions/:id": { scope: "submissions:read", build: async () => ({ path: `/v1/submissions/${f.open}` }) },
   "PUT /v1/submissions/:id/answers": {
@@ -136,15 +146,24 @@ const ROUTES: Record<string, RouteCase> = {
     scope: "submissions:write",
     build: async () => ({ path: `/v1/submissions/${await newSubmission(f.quiz.id, f.user)}/grade` }),
   },
-  "GET /v1/submissions/:id/results": { scope: "submissions:read", build: async () => ({ path: `/v1/submissions/${f.graded}/results` }) },
+  "GET /v1/submissions/:id/results": {
+    scope: "submissions:read",
+    build: async () => ({ path: `/v1/submissions/${f.graded}/results` }),
+  },
 
   "GET /v1/analytics/quiz/:id": { scope: "analytics:read", build: async () => ({ path: `/v1/analytics/quiz/${f.quiz.id}` }) },
   "GET /v1/analytics/user/:id": { scope: "analytics:read", build: async () => ({ path: `/v1/analytics/user/${f.user}` }) },
 
   "GET /v1/api-keys": { scope: "admin", build: get("/v1/api-keys") },
-  "POST /v1/api-keys": { scope: "admin", build: async () => ({ path: "/v1/api-keys", body: { name: "new", scopes: ["users:read"] } }) },
+  "POST /v1/api-keys": {
+    scope: "admin",
+    build: async () => ({ path: "/v1/api-keys", body: { name: "new", scopes: ["users:read"] } }),
+  },
   "GET /v1/api-keys/:id": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${f.key}` }) },
-  "POST /v1/api-keys/:id/rotate": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${await newKey()}/rotate`, body: {} }) },
+  "POST /v1/api-keys/:id/rotate": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/api-keys/${await newKey()}/rotate`, body: {} }),
+  },
   "DELETE /v1/api-keys/:id": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${await newKey()}` }) },
   "GET /v1/api-keys/:id/usage": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${f.key}/usage` }) },
 
@@ -203,7 +222,12 @@ beforeAll(async () => {
   for (let i = 0; i < 6; i++) admins.push((await seedApiKey(["admin"], { name: `matrix admin ${i}` })).key);
   const quiz = await newQuiz();
   const user = await newUser();
-  const [open, graded, key, client] = await Promise.all([newSubmission(quiz.id, user), newSubmission(quiz.id, user), newKey(), newClient()]);
+  const [open, graded, key, client] = await Promise.all([
+    newSubmission(quiz.id, user),
+    newSubmission(quiz.id, user),
+    newKey(),
+    newClient(),
+  ]);
   await ok(`/v1/submissions/${graded}/grade`, undefined, "POST");
   f = { quiz, user, open, graded, key, client };
 
@@ -233,7 +257,13 @@ beforeAll(async () => {
   const now = Math.floor(Date.now() / 1000);
   await env.KV.put(
     kvKeys.accessToken(await sha256Hex(expiredToken)),
-    JSON.stringify({ client_id: tokenClient.client_id, scopes: [...SCOPES], family_id: crypto.randomUUID(), iat: now - 7200, exp: now - 3600 }),
+    JSON.stringify({
+      client_id: tokenClient.client_id,
+      scopes: [...SCOPES],
+      family_id: crypto.randomUUID(),
+      iat: now - 7200,
+      exp: now - 3600,
+    }),
     { expirationTtl: 3600 },
   );
 
@@ -254,7 +284,8 @@ describe("the route table", () => {
   it("lists every /v1 route the app serves, and only those", () => {
     const served = servedRoutes();
     expect(served.length).toBeGreaterThan(0);
-    for (const route of served) expect(ROUTES, `${route} is served but missing from ROUTES in auth-matrix.test.ts`).toHaveProperty([route]);
+    for (const route of served)
+      expect(ROUTES, `${route} is served but missing from ROUTES in auth-matrix.test.ts`).toHaveProperty([route]);
     for (const route of Object.keys(ROUTES)) expect(served, `${route} is in ROUTES but not served`).toContain(route);
   });
 });
@@ -266,7 +297,7 @@ describe.concurrent.each(Object.entries(ROUTES))("%s", { timeout: 20_000 }, (nam
   /** One request for every refusal: a refused request never reaches the handler. */
   const deniedRequest = () => (denied ??= route.build());
 
-  it("no credential → 401 with WWW-Authenticate: Bearer realm=\"quiz\" (no error)", async () => {
+  it('no credential → 401 with WWW-Authenticate: Bearer realm="quiz" (no error)', async () => {
     const res = await send(method, await deniedRequest(), {});
     expectProblem(res, 401, "unauthorized");
     expect(res.headers.get("www-authenticate")).toBe(REALM);
@@ -274,7 +305,9 @@ describe.concurrent.each(Object.entries(ROUTES))("%s", { timeout: 20_000 }, (nam
 
   it("invalid, unknown, revoked, expired or rotated-out credentials → 401 invalid_token", async () => {
     const req = await deniedRequest();
-    const answers = await Promise.all(refused.map(async ({ name: what, headers }) => ({ what, res: await send(method, req, headers) })));
+    const answers = await Promise.all(
+      refused.map(async ({ name: what, headers }) => ({ what, res: await send(method, req, headers) })),
+    );
     for (const { what, res } of answers) {
       expect(res.status, `${what}: ${res.text}`).toBe(401);
       expectProblem(res, 401, "invalid_token");
@@ -302,7 +335,9 @@ describe.concurrent.each(Object.entries(ROUTES))("%s", { timeout: 20_000 }, (nam
       ["Bearer key", bearer(keys.get(route.scope)!)],
       ["access token", bearer(tokens.get(route.scope)!)],
     ];
-    const answers = await Promise.all(forms.map(async ([form, headers]) => ({ form, res: await send(method, await route.build(), headers) })));
+    const answers = await Promise.all(
+      forms.map(async ([form, headers]) => ({ form, res: await send(method, await route.build(), headers) })),
+    );
     for (const { form, res } of answers) {
       expect(res.status, `${form}: ${res.text}`).toBeGreaterThanOrEqual(200);
       expect(res.status, `${form}: ${res.text}`).toBeLessThan(300);
@@ -318,7 +353,11 @@ describe("which header carries the credential", () => {
   });
 
   it("X-API-Key and an access token in Authorization → 400", async () => {
-    const res = await send("GET", { path: "/v1/quizzes" }, { "x-api-key": keys.get("quizzes:read")!, ...bearer(tokens.get("quizzes:read")!) });
+    const res = await send(
+      "GET",
+      { path: "/v1/quizzes" },
+      { "x-api-key": keys.get("quizzes:read")!, ...bearer(tokens.get("quizzes:read")!) },
+    );
     expectProblem(res, 400);
   });
 

@@ -116,8 +116,7 @@ function countingD1<T extends D1Like>(db: T, tally: Tally): T {
       count(tally, "d1", query);
       return db.exec!(query);
     },
-    withSession: (...args: unknown[]) =>
-      countingD1((db.withSession as (...a: unknown[]) => D1DatabaseSession)(...args), tally),
+    withSession: (...args: unknown[]) => countingD1((db.withSession as (...a: unknown[]) => D1DatabaseSession)(...args), tally),
   });
 }
 

@@ -241,7 +241,9 @@ describe("GET /docs", () => {
 
 describe("identifiers and timestamps", () => {
   it("ids are prefix + lower-case ULID; timestamps ISO 8601 UTC with milliseconds", async () => {
-    const quiz = await call("/v1/quizzes", { body: { title: "Ids", questions: [{ type: "true_false", prompt: "?", correct: true }] } });
+    const quiz = await call("/v1/quizzes", {
+      body: { title: "Ids", questions: [{ type: "true_false", prompt: "?", correct: true }] },
+    });
     expect(quiz.status, quiz.text).toBe(201);
     expect(quiz.json.id).toMatch(/^quiz_/);
     expect(quiz.json.id.slice(5)).toMatch(ULID_LIKE);

@@ -5,9 +5,9 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { app } from "../src/app";
-import { DOCS_CONTENT_SECURITY_POLICY } from "../src/middleware/security-headers";
 import packageJson from "../package.json";
+import { app } from "../src/app";
+import { DOCS_CONTENT_SECURITY_POLICY } from "../src/lib/docs-csp";
 import { BASE, expectProblem } from "./helpers";
 
 const get = (path: string, init?: RequestInit) => exports.default.fetch(new Request(new URL(path, BASE), init));
@@ -54,7 +54,8 @@ describe("GET /docs", () => {
 
   it("has no inline script, no inline style and no event-handler attribute", async () => {
     const html = await (await get("/docs")).text();
-    for (const [, attributes] of html.matchAll(/<script\b([^>]*)>/gi)) expect(attributes, "every script is external").toMatch(/\ssrc\s*=/i);
+    for (const [, attributes] of html.matchAll(/<script\b([^>]*)>/gi))
+      expect(attributes, "every script is external").toMatch(/\ssrc\s*=/i);
     expect(html).not.toMatch(/<style\b/i);
     expect(html).not.toMatch(/\sstyle\s*=/i);
     expect(html).not.toMatch(/\son[a-z]+\s*=/i);
@@ -119,7 +120,8 @@ describe("GET /docs", () => {
     expect(csp.get("object-src") ?? csp.get("default-src")).toEqual(["'none'"]);
     expect(csp.get("style-src")).toEqual(["'self'"]);
     expect(csp.get("img-src")).toEqual(["'self'", "data:"]);
-    for (const [name, values] of csp) for (const value of values) expect(["'self'", "'none'", "data:"], `${name} ${value}`).toContain(value);
+    for (const [name, values] of csp)
+      for (const value of values) expect(["'self'", "'none'", "data:"], `${name} ${value}`).toContain(value);
     expect(DOCS_CONTENT_SECURITY_POLICY).not.toMatch(/unsafe|https?:|\*/);
   });
 
@@ -190,7 +192,11 @@ describe("no host poisoning: documents naming the request's origin", () => {
 
   it("an error at a public document's path is never cacheable", async () => {
     const ctx = createExecutionContext();
-    const res = await app.fetch(new Request("https://quiz.example.com/openapi.json", { method: "DELETE" }), { ...env, ISSUER: "https://quiz.example.com" }, ctx);
+    const res = await app.fetch(
+      new Request("https://quiz.example.com/openapi.json", { method: "DELETE" }),
+      { ...env, ISSUER: "https://quiz.example.com" },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     const text = await res.text();
     expectProblem({ status: res.status, headers: res.headers, json: JSON.parse(text), text }, 405, "method_not_allowed");

@@ -9,7 +9,13 @@ const USERS = 5;
 
 const QUESTIONS = [
   { type: "true_false", prompt: "True?", correct: true },
-  { type: "single_choice", prompt: "Which?", points: 2, options: [{ text: "A" }, { text: "B" }, { text: "C" }], correct_option_id: "c" },
+  {
+    type: "single_choice",
+    prompt: "Which?",
+    points: 2,
+    options: [{ text: "A" }, { text: "B" }, { text: "C" }],
+    correct_option_id: "c",
+  },
   {
     type: "multiple_choice",
     prompt: "Which ones?",
@@ -36,10 +42,15 @@ describe("POST /v1/submissions/{id}/grade, concurrently", () => {
     const quizRes = await call("/v1/quizzes", { body: { title: "Concurrency", questions: QUESTIONS }, auth: setup });
     expect(quizRes.status, quizRes.text).toBe(201);
     const quizId = quizRes.json.id as string;
-    const questionIds = ((await call(`/v1/quizzes/${quizId}/questions`, { auth: setup })).json.questions as { id: string }[]).map((q) => q.id);
+    const questionIds = ((await call(`/v1/quizzes/${quizId}/questions`, { auth: setup })).json.questions as { id: string }[]).map(
+      (q) => q.id,
+    );
     const users = await Promise.all(
       Array.from({ length: USERS }, async (_, i) => {
-        const res = await call("/v1/users", { body: { name: `Racer ${i}`, email: `racer-${crypto.randomUUID()}@example.com` }, auth: setup });
+        const res = await call("/v1/users", {
+          body: { name: `Racer ${i}`, email: `racer-${crypto.randomUUID()}@example.com` },
+          auth: setup,
+        });
         expect(res.status, res.text).toBe(201);
         return res.json.id as string;
       }),
@@ -49,7 +60,10 @@ describe("POST /v1/submissions/{id}/grade, concurrently", () => {
         const answers = questionIds
           .map((question_id, q) => ({ question_id, response: RESPONSES[q]![(i + q) % RESPONSES[q]!.length] }))
           .filter((_, q) => (i + q) % 7 !== 0); // now and then a question left unanswered
-        const res = await call(`/v1/quizzes/${quizId}/submissions`, { body: { user_id: users[i % USERS], answers }, auth: setup });
+        const res = await call(`/v1/quizzes/${quizId}/submissions`, {
+          body: { user_id: users[i % USERS], answers },
+          auth: setup,
+        });
         expect(res.status, res.text).toBe(201);
         return res.json.id as string;
       }),

@@ -26,7 +26,11 @@ interface Measured {
 /** One request through the app with counted bindings; a fresh counter each time. */
 async function measure(key: string, path: string, method = "GET"): Promise<Measured> {
   const counted = countingEnv(env);
-  const res = await app.fetch(new Request(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${key}` } }), counted.env, createExecutionContext());
+  const res = await app.fetch(
+    new Request(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${key}` } }),
+    counted.env,
+    createExecutionContext(),
+  );
   const beforeResponse = { ...counted.counts };
   return { status: res.status, body: await res.json(), beforeResponse };
 }
@@ -106,7 +110,12 @@ async function costs(graded: number) {
   expect(user.status).toBe(200);
   expect(user.body.total_attempts).toBeGreaterThan(0);
 
-  return { grade: first.beforeResponse.d1, regrade: again.beforeResponse.d1, quizAnalytics: quiz.beforeResponse.d1, userAnalytics: user.beforeResponse.d1 };
+  return {
+    grade: first.beforeResponse.d1,
+    regrade: again.beforeResponse.d1,
+    quizAnalytics: quiz.beforeResponse.d1,
+    userAnalytics: user.beforeResponse.d1,
+  };
 }
 
 describe("grading and analytics cost in D1 round trips", () => {

@@ -1,20 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type FeedbackBand,
-  type GradableQuestion,
-  type MultipleChoiceQuestion,
-  gradeSubmission,
-  isResponseValidFor,
-  normalizeText,
-  pickFeedback,
-  pointsSentence,
-} from "../src/domain/grading";
+import { isResponseValidFor } from "../src/domain/answers";
+import { gradeSubmission, normalizeText, pickFeedback, pointsSentence } from "../src/domain/grading";
+import type { GradableQuestion, MultipleChoiceQuestion } from "../src/domain/questions";
+import type { FeedbackBand } from "../src/domain/quiz-settings";
 
 const RUN = { seed: 42, numRuns: 300 } as const;
 
 // Built from integers so every value has at most 6 decimals, as validation guarantees.
-const pointsArb = fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 1e9 }).map((m) => m / 1e6));
+const pointsArb = fc.oneof(
+  fc.integer({ min: 1, max: 100 }),
+  fc.integer({ min: 1, max: 1e9 }).map((m) => m / 1e6),
+);
 const decimalArb = (min: number, max: number) =>
   fc.tuple(fc.integer({ min, max }), fc.integer({ min: 0, max: 6 })).map(([n, k]) => n / 10 ** k);
 const baseArb = fc.record({
@@ -28,22 +25,39 @@ const optionsArb = fc
   .map((n) => Array.from({ length: n }, (_, i) => ({ id: `o${i}`, text: `Option ${i}` })));
 const mcArb = (scoring: fc.Arbitrary<"all_or_nothing" | "partial">): fc.Arbitrary<MultipleChoiceQuestion> =>
   fc.tuple(baseArb, optionsArb, scoring).chain(([b, options, s]) =>
-    fc.subarray(options.map((o) => o.id), { minLength: 1 }).map((ids) => ({
-      ...b, type: "multiple_choice" as const, options, correct_option_ids: ids, scoring: s,
-    })),
+    fc
+      .subarray(
+        options.map((o) => o.id),
+        { minLength: 1 },
+      )
+      .map((ids) => ({
+        ...b,
+        type: "multiple_choice" as const,
+        options,
+        correct_option_ids: ids,
+        scoring: s,
+      })),
   );
 
 const questionArb: fc.Arbitrary<GradableQuestion> = fc.oneof(
-  fc.tuple(baseArb, optionsArb).chain(([b, options]) =>
-    fc.constantFrom(...options).map((o) => ({ ...b, type: "single_choice" as const, options, correct_option_id: o.id })),
-  ),
+  fc
+    .tuple(baseArb, optionsArb)
+    .chain(([b, options]) =>
+      fc.constantFrom(...options).map((o) => ({ ...b, type: "single_choice" as const, options, correct_option_id: o.id })),
+    ),
   mcArb(fc.constantFrom("all_or_nothing", "partial")),
   fc.tuple(baseArb, fc.boolean()).map(([b, correct]) => ({ ...b, type: "true_false" as const, correct })),
   fc.tuple(baseArb, fc.array(fc.string(), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([b, acc, cs]) => ({
-    ...b, type: "short_text" as const, accepted_answers: acc, case_sensitive: cs,
+    ...b,
+    type: "short_text" as const,
+    accepted_answers: acc,
+    case_sensitive: cs,
   })),
   fc.tuple(baseArb, decimalArb(-1e9, 1e9), decimalArb(0, 1e6)).map(([b, v, t]) => ({
-    ...b, type: "numeric" as const, correct_value: v, tolerance: t,
+    ...b,
+    type: "numeric" as const,
+    correct_value: v,
+    tolerance: t,
   })),
 );
 const questionsArb = (minLength = 0) =>
@@ -67,9 +81,11 @@ const bandsArb = fc
   .map((mins) => mins.map((m, i): FeedbackBand => ({ min_score: m / 100, message: `band${i}` })));
 
 const keyOf = (type: string, correctAnswer: unknown): unknown =>
-  type === "short_text" ? (correctAnswer as string[])[0]
-  : type === "numeric" ? (correctAnswer as { value: number }).value
-  : correctAnswer;
+  type === "short_text"
+    ? (correctAnswer as string[])[0]
+    : type === "numeric"
+      ? (correctAnswer as { value: number }).value
+      : correctAnswer;
 const single = (q: GradableQuestion, response: unknown) =>
   gradeSubmission([q], response === undefined ? [] : [{ question_id: q.id, response }], []).answers[0]!;
 const sumMicro = (qs: GradableQuestion[]) => qs.reduce((s, q) => s + Math.round(q.points * 1e6), 0);
@@ -86,7 +102,10 @@ describe("gradeSubmission invariants", () => {
     );
     fc.assert(
       fc.property(caseArb, ([qs, responses, extra, bands]) => {
-        const answers = [...extra, ...qs.flatMap((q, i) => (responses[i] === undefined ? [] : [{ question_id: q.id, response: responses[i] }]))];
+        const answers = [
+          ...extra,
+          ...qs.flatMap((q, i) => (responses[i] === undefined ? [] : [{ question_id: q.id, response: responses[i] }])),
+        ];
         const r = gradeSubmission(qs, answers, bands);
         expect(r.score).toBeGreaterThanOrEqual(0);
         expect(r.score).toBeLessThanOrEqual(100);
@@ -94,7 +113,8 @@ describe("gradeSubmission invariants", () => {
         expect(r.points_earned).toBeLessThanOrEqual(r.points_possible);
         expect(r.points_possible).toBe(sumMicro(qs) / 1e6);
         expect(r.answers.map((a) => a.question_id)).toEqual(qs.map((q) => q.id));
-        if (r.points_possible > 0) expect(Math.abs(r.score - (100 * r.points_earned) / r.points_possible)).toBeLessThanOrEqual(0.005 + 1e-9);
+        if (r.points_possible > 0)
+          expect(Math.abs(r.score - (100 * r.points_earned) / r.points_possible)).toBeLessThanOrEqual(0.005 + 1e-9);
         expect(r.feedback).toBe(pickFeedback(r.score, bands) ?? pointsSentence(r.points_earned, r.points_possible, r.score));
         r.answers.forEach((a, i) => {
           expect(a.points_earned).toBeLessThanOrEqual(a.points_possible);
@@ -108,7 +128,10 @@ describe("gradeSubmission invariants", () => {
   it("answering with the key gives 100 and full points", () => {
     fc.assert(
       fc.property(questionsArb(1), (qs) => {
-        const keys = gradeSubmission(qs, [], []).answers.map((a) => ({ question_id: a.question_id, response: keyOf(a.type, a.correct_answer) }));
+        const keys = gradeSubmission(qs, [], []).answers.map((a) => ({
+          question_id: a.question_id,
+          response: keyOf(a.type, a.correct_answer),
+        }));
         const r = gradeSubmission(qs, keys, []);
         expect(r.score).toBe(100);
         expect(r.points_earned).toBe(r.points_possible);
@@ -138,9 +161,19 @@ describe("gradeSubmission invariants", () => {
   });
 
   it("sums points without float drift and rounds the score half up", () => {
-    const tf = (id: string, points: number): GradableQuestion => ({ id, type: "true_false", points, feedback: {}, correct: true });
+    const tf = (id: string, points: number): GradableQuestion => ({
+      id,
+      type: "true_false",
+      points,
+      feedback: {},
+      correct: true,
+    });
     const yes = (...ids: string[]) => ids.map((id) => ({ question_id: id, response: true }));
-    expect(gradeSubmission([tf("a", 0.1), tf("b", 0.2)], yes("a", "b"), [])).toMatchObject({ points_possible: 0.3, points_earned: 0.3, score: 100 });
+    expect(gradeSubmission([tf("a", 0.1), tf("b", 0.2)], yes("a", "b"), [])).toMatchObject({
+      points_possible: 0.3,
+      points_earned: 0.3,
+      score: 100,
+    });
     expect(gradeSubmission([tf("a", 0.1), tf("b", 0.1), tf("c", 0.1)], [], []).points_possible).toBe(0.3);
     expect(gradeSubmission([tf("a", 1), tf("b", 2)], yes("a"), []).score).toBe(33.33);
     expect(gradeSubmission([tf("a", 2), tf("b", 1)], yes("a"), []).score).toBe(66.67);
@@ -151,7 +184,14 @@ describe("gradeSubmission invariants", () => {
 
   it("last answer for a question wins", () => {
     const q: GradableQuestion = { id: "a", type: "true_false", points: 1, feedback: {}, correct: true };
-    const r = gradeSubmission([q], [{ question_id: "a", response: true }, { question_id: "a", response: false }], []);
+    const r = gradeSubmission(
+      [q],
+      [
+        { question_id: "a", response: true },
+        { question_id: "a", response: false },
+      ],
+      [],
+    );
     expect(r.answers[0]).toMatchObject({ response: false, correct: false });
   });
 });
@@ -185,7 +225,8 @@ describe("multiple choice", () => {
         const exact = wrong === 0 && right === key.size;
         const a = single(q, resp);
         expect(a.correct).toBe(exact);
-        const expected = q.scoring === "partial" ? (q.points * 1e6 * Math.max(0, right - wrong)) / key.size : exact ? q.points * 1e6 : 0;
+        const expected =
+          q.scoring === "partial" ? (q.points * 1e6 * Math.max(0, right - wrong)) / key.size : exact ? q.points * 1e6 : 0;
         expect(Math.abs(a.points_earned * 1e6 - expected)).toBeLessThanOrEqual(0.5 + 1e-6);
         expect(a.correct_answer).toEqual([...q.correct_option_ids].sort());
       }),
@@ -195,8 +236,13 @@ describe("multiple choice", () => {
 
   it("rounds a partial share half up to the micro-point", () => {
     const q = (points: number, n: number): GradableQuestion => ({
-      id: "m", type: "multiple_choice", points, feedback: {}, scoring: "partial",
-      options: ["a", "b", "c"].map((id) => ({ id, text: id })), correct_option_ids: ["a", "b", "c"].slice(0, n),
+      id: "m",
+      type: "multiple_choice",
+      points,
+      feedback: {},
+      scoring: "partial",
+      options: ["a", "b", "c"].map((id) => ({ id, text: id })),
+      correct_option_ids: ["a", "b", "c"].slice(0, n),
     });
     expect(single(q(1, 3), ["a"]).points_earned).toBe(0.333333);
     expect(single(q(0.000001, 2), ["a"]).points_earned).toBe(0.000001);
@@ -206,21 +252,43 @@ describe("multiple choice", () => {
 
 describe("short text", () => {
   const chars = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789éÉ"];
-  const answerArb = fc.array(fc.array(fc.constantFrom(...chars), { minLength: 1, maxLength: 6 }).map((w) => w.join("")), { minLength: 1, maxLength: 4 }).map((ws) => ws.join(" "));
-  const ws = (minLength: number) => fc.array(fc.constantFrom(" ", "\t", "\n", "\u00a0", "\u2003", "\u3000", "\u202f"), { minLength, maxLength: 3 }).map((a) => a.join(""));
+  const answerArb = fc
+    .array(
+      fc.array(fc.constantFrom(...chars), { minLength: 1, maxLength: 6 }).map((w) => w.join("")),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((ws) => ws.join(" "));
+  const ws = (minLength: number) =>
+    fc
+      .array(fc.constantFrom(" ", "\t", "\n", "\u00a0", "\u2003", "\u3000", "\u202f"), { minLength, maxLength: 3 })
+      .map((a) => a.join(""));
   const swapCase = (c: string) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
   // NFKC turns full-width ASCII back into ASCII and composes e + U+0301 into é.
   const compat = (c: string) => (/[A-Za-z0-9]/.test(c) ? String.fromCodePoint(c.codePointAt(0)! + 0xfee0) : c.normalize("NFD"));
   const variantArb = answerArb.chain((answer) =>
-    fc.tuple(fc.constant(answer), ws(0), ws(0), fc.array(fc.tuple(fc.nat(2), ws(1)), { minLength: answer.length, maxLength: answer.length })).map(([a, lead, trail, picks]) => {
-      const body = [...a].map((c, i) => {
-        const [how, space] = picks[i]!;
-        return c === " " ? space : how === 0 ? c : how === 1 ? swapCase(c) : compat(c);
-      });
-      return [a, lead + body.join("") + trail] as const;
-    }),
+    fc
+      .tuple(
+        fc.constant(answer),
+        ws(0),
+        ws(0),
+        fc.array(fc.tuple(fc.nat(2), ws(1)), { minLength: answer.length, maxLength: answer.length }),
+      )
+      .map(([a, lead, trail, picks]) => {
+        const body = [...a].map((c, i) => {
+          const [how, space] = picks[i]!;
+          return c === " " ? space : how === 0 ? c : how === 1 ? swapCase(c) : compat(c);
+        });
+        return [a, lead + body.join("") + trail] as const;
+      }),
   );
-  const st = (answers: string[], cs: boolean): GradableQuestion => ({ id: "s", type: "short_text", points: 1, feedback: {}, accepted_answers: answers, case_sensitive: cs });
+  const st = (answers: string[], cs: boolean): GradableQuestion => ({
+    id: "s",
+    type: "short_text",
+    points: 1,
+    feedback: {},
+    accepted_answers: answers,
+    case_sensitive: cs,
+  });
 
   it("accepts case/whitespace/NFKC variants when case-insensitive", () => {
     fc.assert(
@@ -246,10 +314,24 @@ describe("short text", () => {
 });
 
 describe("numeric", () => {
-  const nq = (v: number, t: number): GradableQuestion => ({ id: "n", type: "numeric", points: 1, feedback: {}, correct_value: v, tolerance: t });
+  const nq = (v: number, t: number): GradableQuestion => ({
+    id: "n",
+    type: "numeric",
+    points: 1,
+    feedback: {},
+    correct_value: v,
+    tolerance: t,
+  });
 
   it("handles float edges of the tolerance", () => {
-    for (const [v, t, r, ok] of [[0.3, 0.1, 0.4, true], [0.3, 0.1, 0.2, true], [1.1, 0.2, 1.3, true], [0.3, 0.1, 0.400001, false], [100, 0, 100, true], [100, 0, 100.0001, false]] as const) {
+    for (const [v, t, r, ok] of [
+      [0.3, 0.1, 0.4, true],
+      [0.3, 0.1, 0.2, true],
+      [1.1, 0.2, 1.3, true],
+      [0.3, 0.1, 0.400001, false],
+      [100, 0, 100, true],
+      [100, 0, 100.0001, false],
+    ] as const) {
       expect(single(nq(v, t), r).correct).toBe(ok);
     }
     expect(single(nq(0.3, 0.1), Number.NaN).correct).toBe(false);

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
-import { apiKeys } from "../src/db/schema";
 import { drizzle } from "drizzle-orm/d1";
-import { newApiKey } from "../src/routes/api-keys/api-keys.queries";
+import { newApiKey } from "../src/auth/api-keys";
+import { apiKeys } from "../src/db/auth-schema";
 import type { Scope } from "../src/lib/scopes";
 
 export const BASE = "http://quiz.test";
@@ -45,7 +45,7 @@ export async function call(path: string, options: CallOptions = {}) {
     new Request(`${BASE}${path}`, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body }),
   );
   const text = await response.text();
-  let json: any = undefined;
+  let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
@@ -63,5 +63,13 @@ export function expectProblem(res: Awaited<ReturnType<typeof call>>, status: num
   for (const field of ["type", "title", "status", "detail", "code", "request_id"]) {
     if (!(field in res.json)) throw new Error(`problem body lacks ${field}: ${res.text}`);
   }
-  return res.json as { type: string; title: string; status: number; detail: string; code: string; request_id: string; errors?: { path: string; message: string }[] };
+  return res.json as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    code: string;
+    request_id: string;
+    errors?: { path: string; message: string }[];
+  };
 }

@@ -24,7 +24,12 @@ const token = (params: Record<string, string>) =>
   });
 
 const clientCredentials = (client: { client_id: string; client_secret: string }, scope?: string) =>
-  token({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, ...(scope ? { scope } : {}) });
+  token({
+    grant_type: "client_credentials",
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+    ...(scope ? { scope } : {}),
+  });
 
 async function tokensFor(client: { client_id: string; client_secret: string }) {
   const res = await clientCredentials(client);
@@ -95,13 +100,20 @@ describe("POST /v1/oauth-clients", () => {
 
   it("a missing, blank or too-long name → 400", async () => {
     for (const name of [undefined, " ", "n".repeat(201)]) {
-      const problem = expectProblem(await call("/v1/oauth-clients", { body: { name, scopes: ["admin"] } }), 400, "validation_failed");
+      const problem = expectProblem(
+        await call("/v1/oauth-clients", { body: { name, scopes: ["admin"] } }),
+        400,
+        "validation_failed",
+      );
       expect(problem.errors?.map((e) => e.path)).toEqual(["name"]);
     }
   });
 
   it("an unknown field → 400 naming it (the secret cannot be chosen by the caller)", async () => {
-    const problem = expectProblem(await call("/v1/oauth-clients", { body: { name: "x", scopes: ["admin"], client_secret: "qz_cs_mine" } }), 400);
+    const problem = expectProblem(
+      await call("/v1/oauth-clients", { body: { name: "x", scopes: ["admin"], client_secret: "qz_cs_mine" } }),
+      400,
+    );
     expect(problem.errors).toContainEqual({ path: "client_secret", message: expect.any(String) });
   });
 
@@ -136,7 +148,8 @@ describe("GET /v1/oauth-clients", () => {
   });
 
   it("a bad cursor or limit → 400", async () => {
-    for (const query of ["limit=0", "limit=101", "cursor=nope"]) expectProblem(await call(`/v1/oauth-clients?${query}`), 400, "validation_failed");
+    for (const query of ["limit=0", "limit=101", "cursor=nope"])
+      expectProblem(await call(`/v1/oauth-clients?${query}`), 400, "validation_failed");
   });
 
   it("needs admin", async () => {
@@ -171,19 +184,37 @@ describe("POST /v1/oauth-clients/{id}/rotate-secret", () => {
     await new Promise((r) => setTimeout(r, 5));
     const res = await call(`/v1/oauth-clients/${client.id}/rotate-secret`, { method: "POST" });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ id: client.id, client_id: client.id, name: client.name, scopes: client.scopes, created_at: client.created_at });
+    expect(res.json).toMatchObject({
+      id: client.id,
+      client_id: client.id,
+      name: client.name,
+      scopes: client.scopes,
+      created_at: client.created_at,
+    });
     expect(res.json.client_secret).toMatch(SECRET);
     expect(res.json.client_secret).not.toBe(client.client_secret);
     expect(res.json.secret_rotated_at).toMatch(ISO_MS);
     expect(res.json.updated_at > client.updated_at).toBe(true);
 
     expectInvalidClient(await clientCredentials(client));
-    expectInvalidClient(await token({ grant_type: "refresh_token", refresh_token: before.refresh_token, client_id: client.client_id, client_secret: client.client_secret }));
+    expectInvalidClient(
+      await token({
+        grant_type: "refresh_token",
+        refresh_token: before.refresh_token,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }),
+    );
     const fresh = await tokensFor({ client_id: client.id, client_secret: res.json.client_secret });
     expect((await verify(fresh.access_token)).status).toBe(200);
     // Rotating with no grace revokes every token issued under the old secret (CONTRACT §6).
     expect((await verify(before.access_token)).status).toBe(401);
-    const refreshed = await token({ grant_type: "refresh_token", refresh_token: before.refresh_token, client_id: client.id, client_secret: res.json.client_secret });
+    const refreshed = await token({
+      grant_type: "refresh_token",
+      refresh_token: before.refresh_token,
+      client_id: client.id,
+      client_secret: res.json.client_secret,
+    });
     expect(refreshed.status, refreshed.text).toBe(400);
     expect(refreshed.json.error).toBe("invalid_grant");
 
@@ -229,7 +260,12 @@ describe("DELETE /v1/oauth-clients/{id}", () => {
     }
     expectInvalidClient(await clientCredentials(client));
     for (const rt of [first.refresh_token, refreshed.json.refresh_token]) {
-      const again = await token({ grant_type: "refresh_token", refresh_token: rt, client_id: client.client_id, client_secret: client.client_secret });
+      const again = await token({
+        grant_type: "refresh_token",
+        refresh_token: rt,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      });
       expect(again.status).toBeGreaterThanOrEqual(400);
       expect(again.json).not.toHaveProperty("access_token");
     }

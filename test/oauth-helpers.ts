@@ -2,13 +2,13 @@ import { env, exports } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import * as oauth from "oauth4webapi";
 import { expect } from "vitest";
-import { oauthClients } from "../src/db/schema";
+import { oauthClients } from "../src/db/auth-schema";
 import { generateClientSecret } from "../src/domain/credential-format";
 import { sha256Hex } from "../src/lib/crypto";
 import { newId } from "../src/lib/ids";
 import { BASE } from "./helpers";
 
-export const ISSUER = new URL(BASE);
+const ISSUER = new URL(BASE);
 
 /**
  * Every secret and token the tests have held in plaintext, so that the last test can check that
@@ -27,7 +27,14 @@ export async function seedClient(scopes: string[], secret = generateClientSecret
   const now = new Date().toISOString();
   await drizzle(env.DB)
     .insert(oauthClients)
-    .values({ id: client_id, name: `test ${client_id}`, secretHash: await sha256Hex(secret), scopes, createdAt: now, updatedAt: now });
+    .values({
+      id: client_id,
+      name: `test ${client_id}`,
+      secretHash: await sha256Hex(secret),
+      scopes,
+      createdAt: now,
+      updatedAt: now,
+    });
   plaintexts.add(secret);
   return { client_id, client_secret: secret };
 }
@@ -74,7 +81,13 @@ export async function clientCredentials(
   options: { method?: AuthMethod; scope?: string } = {},
 ) {
   const params: Record<string, string> = options.scope === undefined ? {} : { scope: options.scope };
-  const response = await oauth.clientCredentialsGrantRequest(as, { client_id: client.client_id }, clientAuth(client, options.method), params, http);
+  const response = await oauth.clientCredentialsGrantRequest(
+    as,
+    { client_id: client.client_id },
+    clientAuth(client, options.method),
+    params,
+    http,
+  );
   return remember(await oauth.processClientCredentialsResponse(as, { client_id: client.client_id }, response));
 }
 
@@ -84,10 +97,16 @@ export async function refresh(
   refreshToken: string,
   options: { method?: AuthMethod; scope?: string } = {},
 ) {
-  const response = await oauth.refreshTokenGrantRequest(as, { client_id: client.client_id }, clientAuth(client, options.method), refreshToken, {
-    ...http,
-    additionalParameters: options.scope === undefined ? undefined : { scope: options.scope },
-  });
+  const response = await oauth.refreshTokenGrantRequest(
+    as,
+    { client_id: client.client_id },
+    clientAuth(client, options.method),
+    refreshToken,
+    {
+      ...http,
+      additionalParameters: options.scope === undefined ? undefined : { scope: options.scope },
+    },
+  );
   return remember(await oauth.processRefreshTokenResponse(as, { client_id: client.client_id }, response));
 }
 

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../src/app";
-import { REFRESH_GRACE_SECONDS } from "../src/auth/oauth-tokens";
+import { REFRESH_GRACE_SECONDS } from "../src/auth/oauth-refresh";
 import { sha256Hex } from "../src/lib/crypto";
 import { kvKeys } from "../src/lib/kv-keys";
 import { type CountedCall, countingEnv } from "./binding-counter";
@@ -90,7 +90,9 @@ afterEach(() => {
 });
 
 describe("concurrent refreshes of one refresh token", () => {
-  it("20 at once, then the client is deleted: every access token any of them answered is dead (10 trials)", { timeout: 60_000 }, async () => {
+  it("20 at once, then the client is deleted: every access token any of them answered is dead (10 trials)", {
+    timeout: 60_000,
+  }, async () => {
     const wins: number[] = [];
     for (let trial = 0; trial < 10; trial++) {
       const client = await newClient();
@@ -108,7 +110,9 @@ describe("concurrent refreshes of one refresh token", () => {
     console.log(`20 concurrent refreshes, successes per trial: ${wins.join(", ")}`);
   });
 
-  it("the family ends with one current refresh token, and every answered access token is recorded in it (5 trials of 12)", { timeout: 60_000 }, async () => {
+  it("the family ends with one current refresh token, and every answered access token is recorded in it (5 trials of 12)", {
+    timeout: 60_000,
+  }, async () => {
     for (let trial = 0; trial < 5; trial++) {
       const client = await newClient();
       const first = await grant(client);
@@ -122,20 +126,26 @@ describe("concurrent refreshes of one refresh token", () => {
       const returnedRefresh = await Promise.all(ok.map((t) => sha256Hex(t.refresh_token)));
       expect(returnedRefresh.filter((h) => h === family.current_hash)).toHaveLength(1);
 
-      const rows = await env.DB.prepare("SELECT hash FROM oauth_access_tokens WHERE family_id = ?").bind(family.id).all<{ hash: string }>();
+      const rows = await env.DB.prepare("SELECT hash FROM oauth_access_tokens WHERE family_id = ?")
+        .bind(family.id)
+        .all<{ hash: string }>();
       const recorded = new Set(rows.results.map((r) => r.hash));
       const answered = await Promise.all([first, ...ok].map((t) => sha256Hex(t.access_token)));
       for (const hash of answered) expect(recorded.has(hash)).toBe(true);
       // Nothing but what was answered: a loser's access token has no row (and was deleted from KV).
       expect(recorded.size).toBe(answered.length);
-      const rts = await env.DB.prepare("SELECT hash FROM oauth_refresh_tokens WHERE family_id = ?").bind(family.id).all<{ hash: string }>();
+      const rts = await env.DB.prepare("SELECT hash FROM oauth_refresh_tokens WHERE family_id = ?")
+        .bind(family.id)
+        .all<{ hash: string }>();
       expect(rts.results.map((r) => r.hash).sort()).toEqual([await sha256Hex(first.refresh_token), ...returnedRefresh].sort());
     }
   });
 });
 
 describe("a revocation with more access tokens than one invocation may delete from KV", () => {
-  it("deletes what it may, fails, and a retry finishes: the client is deleted and its tokens are dead", { timeout: 60_000 }, async () => {
+  it("deletes what it may, fails, and a retry finishes: the client is deleted and its tokens are dead", {
+    timeout: 60_000,
+  }, async () => {
     const client = await newClient();
     const first = await grant(client);
     const family = await familyOf(first.refresh_token);
@@ -155,13 +165,17 @@ describe("a revocation with more access tokens than one invocation may delete fr
     expect(attempts).toEqual([500, 204]);
     expect(await isLive(first.access_token)).toBe(false);
     expect((await familyOf(first.refresh_token)).revoked_at).not.toBeNull();
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM oauth_access_tokens WHERE family_id = ?").bind(family.id).first<{ n: number }>();
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM oauth_access_tokens WHERE family_id = ?")
+      .bind(family.id)
+      .first<{ n: number }>();
     expect(left?.n).toBe(1001 - 900);
   });
 });
 
 describe("a revocation racing a refresh", () => {
-  it("leaves no access token the refresh answered alive, and the refresh token dead (20 trials)", { timeout: 60_000 }, async () => {
+  it("leaves no access token the refresh answered alive, and the refresh token dead (20 trials)", {
+    timeout: 60_000,
+  }, async () => {
     const client = await newClient();
     let refreshWon = 0;
     for (let trial = 0; trial < 20; trial++) {
@@ -217,10 +231,15 @@ describe("grants issued while the client's secret is rotated", () => {
 });
 
 describe("the lost-response grace", () => {
-  it(`the previous refresh token is accepted within ${REFRESH_GRACE_SECONDS} s of its successor's issue; after that it is reuse and revokes the family`, { timeout: 30_000 }, async () => {
+  it(`the previous refresh token is accepted within ${REFRESH_GRACE_SECONDS} s of its successor's issue; after that it is reuse and revokes the family`, {
+    timeout: 30_000,
+  }, async () => {
     const client = await newClient();
     const [kept, reused] = [await grant(client), await grant(client)];
-    const [keptNext, reusedNext] = [(await refresh(client, kept.refresh_token)).json, (await refresh(client, reused.refresh_token)).json];
+    const [keptNext, reusedNext] = [
+      (await refresh(client, kept.refresh_token)).json,
+      (await refresh(client, reused.refresh_token)).json,
+    ];
     const start = Date.now();
     vi.useFakeTimers({ toFake: ["Date"] });
 
@@ -228,11 +247,14 @@ describe("the lost-response grace", () => {
     expect((await post("/oauth/introspect", { token: kept.refresh_token, ...credentials(client) })).json.active).toBe(true);
     const retried = await refresh(client, kept.refresh_token);
     expect(retried.status, retried.text).toBe(200);
-    for (const token of [kept.access_token, keptNext.access_token, retried.json.access_token]) expect(await isLive(token)).toBe(true);
+    for (const token of [kept.access_token, keptNext.access_token, retried.json.access_token])
+      expect(await isLive(token)).toBe(true);
     expect((await familyOf(kept.refresh_token)).revoked_at).toBeNull();
 
     vi.setSystemTime(start + (REFRESH_GRACE_SECONDS + 1) * 1000);
-    expect((await post("/oauth/introspect", { token: reused.refresh_token, ...credentials(client) })).json).toEqual({ active: false });
+    expect((await post("/oauth/introspect", { token: reused.refresh_token, ...credentials(client) })).json).toEqual({
+      active: false,
+    });
     expectInvalidGrant(await refresh(client, reused.refresh_token));
     expectInvalidGrant(await refresh(client, reusedNext.refresh_token));
     for (const token of [reused.access_token, reusedNext.access_token]) expect(await isLive(token)).toBe(false);
@@ -241,7 +263,7 @@ describe("the lost-response grace", () => {
 });
 
 describe("what issuing and refreshing cost", () => {
-  const RATE_LIMIT_KEYS = kvKeys.rateLimit("", 0).split(":").slice(0, 2).join(":") + ":";
+  const RATE_LIMIT_KEYS = `${kvKeys.rateLimit("", 0).split(":").slice(0, 2).join(":")}:`;
   const kvWritesOf = (log: CountedCall[]) => log.filter((c) => c.kind === "kvWrites" && !c.detail.startsWith(RATE_LIMIT_KEYS));
 
   async function send(counted: ReturnType<typeof countingEnv>, params: Record<string, string>) {
@@ -261,18 +283,26 @@ describe("what issuing and refreshing cost", () => {
     return { json: await res.json<{ access_token: string; refresh_token: string }>(), log: [...counted.log] };
   }
 
-  it("client_credentials: exactly one KV write (the access token) and one D1 batch after the client lookup", { timeout: 30_000 }, async () => {
+  it("client_credentials: exactly one KV write (the access token) and one D1 batch after the client lookup", {
+    timeout: 30_000,
+  }, async () => {
     const client = await newClient();
     const counted = countingEnv(env);
     const issued = await send(counted, { grant_type: "client_credentials", ...credentials(client) });
     const writes = kvWritesOf(issued.log);
-    expect(writes, JSON.stringify(issued.log)).toEqual([{ kind: "kvWrites", detail: kvKeys.accessToken(await sha256Hex(issued.json.access_token)) }]);
+    expect(writes, JSON.stringify(issued.log)).toEqual([
+      { kind: "kvWrites", detail: kvKeys.accessToken(await sha256Hex(issued.json.access_token)) },
+    ]);
     const d1 = issued.log.filter((c) => c.kind === "d1");
     expect(d1, JSON.stringify(d1)).toHaveLength(2);
     expect(d1[1]?.detail).toMatch(/^batch: INSERT INTO oauth_token_families/);
     expect(issued.log.filter((c) => c.kind === "kvDeletes" || c.kind === "kvLists")).toEqual([]);
 
-    const refreshed = await send(counted, { grant_type: "refresh_token", refresh_token: issued.json.refresh_token, ...credentials(client) });
+    const refreshed = await send(counted, {
+      grant_type: "refresh_token",
+      refresh_token: issued.json.refresh_token,
+      ...credentials(client),
+    });
     expect(kvWritesOf(refreshed.log), JSON.stringify(refreshed.log)).toHaveLength(1);
     const refreshD1 = refreshed.log.filter((c) => c.kind === "d1");
     // The client lookup, the refresh token's read, the rotation batch.

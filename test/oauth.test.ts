@@ -5,7 +5,6 @@ import { sha256Hex } from "../src/lib/crypto";
 import { SCOPES } from "../src/lib/scopes";
 import { BASE, call } from "./helpers";
 import {
-  ISSUER,
   basic,
   clientAuth,
   clientCredentials,
@@ -17,9 +16,9 @@ import {
   plaintexts,
   post,
   refresh,
+  type SeededClient,
   seedClient,
   workerFetch,
-  type SeededClient,
 } from "./oauth-helpers";
 
 const ACCESS_TOKEN = /^qz_at_[0-9A-Za-z]{43}$/;
@@ -94,7 +93,13 @@ describe("GET /.well-known/oauth-authorization-server", () => {
 
 describe("POST /oauth/token, grant_type=client_credentials", () => {
   it("with HTTP Basic → 200 Bearer token with all the client's scopes, never cached", async () => {
-    const response = await oauth.clientCredentialsGrantRequest(as, { client_id: client.client_id }, clientAuth(client, "basic"), {}, http);
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      { client_id: client.client_id },
+      clientAuth(client, "basic"),
+      {},
+      http,
+    );
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("pragma")).toBe("no-cache");
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
@@ -125,11 +130,9 @@ describe("POST /oauth/token, grant_type=client_credentials", () => {
   });
 
   it("accepts a JSON body too", async () => {
-    const res = await post(
-      "/oauth/token",
-      JSON.stringify({ grant_type: "client_credentials", scope: "users:read", ...client }),
-      { "content-type": "application/json" },
-    );
+    const res = await post("/oauth/token", JSON.stringify({ grant_type: "client_credentials", scope: "users:read", ...client }), {
+      "content-type": "application/json",
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.json.scope).toBe("users:read");
   });
@@ -161,8 +164,16 @@ describe("POST /oauth/token, grant_type=client_credentials", () => {
       error: "invalid_scope",
       status: 400,
     });
-    expectOAuthError(await post("/oauth/token", { grant_type: "client_credentials", scope: "admin", ...client }), 400, "invalid_scope");
-    expectOAuthError(await post("/oauth/token", { grant_type: "client_credentials", scope: "   ", ...client }), 400, "invalid_scope");
+    expectOAuthError(
+      await post("/oauth/token", { grant_type: "client_credentials", scope: "admin", ...client }),
+      400,
+      "invalid_scope",
+    );
+    expectOAuthError(
+      await post("/oauth/token", { grant_type: "client_credentials", scope: "   ", ...client }),
+      400,
+      "invalid_scope",
+    );
   });
 
   it("an empty scope parameter counts as omitted (RFC 6749 §3.2)", async () => {
@@ -227,7 +238,9 @@ describe("POST /oauth/token, grant_type=refresh_token", () => {
     const shrinking = await seedClient(READ);
     const a = await clientCredentials(as, shrinking);
     const b = await clientCredentials(as, shrinking);
-    await env.DB.prepare("UPDATE oauth_clients SET scopes = ? WHERE id = ?").bind(JSON.stringify(["users:read"]), shrinking.client_id).run();
+    await env.DB.prepare("UPDATE oauth_clients SET scopes = ? WHERE id = ?")
+      .bind(JSON.stringify(["users:read"]), shrinking.client_id)
+      .run();
 
     expect(await oauthErrorOf(refresh(as, shrinking, a.refresh_token!, { scope: "quizzes:read" }))).toEqual({
       error: "invalid_scope",
@@ -257,7 +270,11 @@ describe("POST /oauth/token, grant_type=refresh_token", () => {
       .run();
     expect(expired.meta.changes).toBe(1);
     expectOAuthError(
-      await post("/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token! }, { Authorization: basic(client.client_id, client.client_secret) }),
+      await post(
+        "/oauth/token",
+        { grant_type: "refresh_token", refresh_token: tokens.refresh_token! },
+        { Authorization: basic(client.client_id, client.client_secret) },
+      ),
       400,
       "invalid_grant",
     );
@@ -282,23 +299,41 @@ describe("POST /oauth/token errors (RFC 6749 §5.2)", () => {
 
   it("a grant type other than client_credentials or refresh_token → 400 unsupported_grant_type", async () => {
     for (const grant_type of ["password", "authorization_code", "CLIENT_CREDENTIALS"]) {
-      expectOAuthError(await post("/oauth/token", { grant_type, username: "u", password: "p" }, auth()), 400, "unsupported_grant_type");
+      expectOAuthError(
+        await post("/oauth/token", { grant_type, username: "u", password: "p" }, auth()),
+        400,
+        "unsupported_grant_type",
+      );
     }
   });
 
   it("a wrong secret → 401 invalid_client with WWW-Authenticate: Basic, by either method", async () => {
     expectOAuthError(
-      await post("/oauth/token", { grant_type: "client_credentials" }, { Authorization: basic(client.client_id, `${client.client_secret}x`) }),
+      await post(
+        "/oauth/token",
+        { grant_type: "client_credentials" },
+        { Authorization: basic(client.client_id, `${client.client_secret}x`) },
+      ),
       401,
       "invalid_client",
     );
     expectOAuthError(
-      await post("/oauth/token", { grant_type: "client_credentials", client_id: client.client_id, client_secret: other.client_secret }),
+      await post("/oauth/token", {
+        grant_type: "client_credentials",
+        client_id: client.client_id,
+        client_secret: other.client_secret,
+      }),
       401,
       "invalid_client",
     );
     // oauth4webapi sees the challenge.
-    const response = await oauth.clientCredentialsGrantRequest(as, { client_id: client.client_id }, oauth.ClientSecretBasic("nope"), {}, http);
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      { client_id: client.client_id },
+      oauth.ClientSecretBasic("nope"),
+      {},
+      http,
+    );
     await expect(oauth.processClientCredentialsResponse(as, { client_id: client.client_id }, response)).rejects.toBeInstanceOf(
       oauth.WWWAuthenticateChallengeError,
     );
@@ -306,13 +341,29 @@ describe("POST /oauth/token errors (RFC 6749 §5.2)", () => {
 
   it("an unknown client, a malformed client id, or no client authentication → 401 invalid_client", async () => {
     for (const id of ["cli_01kamz3f7c9n0p8s6e5vwx2y4r", "cli_nope", "key_01kamz3f7c9n0p8s6e5vwx2y4r", "' OR 1=1 --"]) {
-      expectOAuthError(await post("/oauth/token", { grant_type: "client_credentials" }, { Authorization: basic(id, client.client_secret) }), 401, "invalid_client");
-      expectOAuthError(await post("/oauth/token", { grant_type: "client_credentials", client_id: id, client_secret: client.client_secret }), 401, "invalid_client");
+      expectOAuthError(
+        await post("/oauth/token", { grant_type: "client_credentials" }, { Authorization: basic(id, client.client_secret) }),
+        401,
+        "invalid_client",
+      );
+      expectOAuthError(
+        await post("/oauth/token", { grant_type: "client_credentials", client_id: id, client_secret: client.client_secret }),
+        401,
+        "invalid_client",
+      );
     }
     expectOAuthError(await post("/oauth/token", { grant_type: "client_credentials" }), 401, "invalid_client");
-    expectOAuthError(await post("/oauth/token", { grant_type: "client_credentials", client_id: client.client_id }), 401, "invalid_client");
+    expectOAuthError(
+      await post("/oauth/token", { grant_type: "client_credentials", client_id: client.client_id }),
+      401,
+      "invalid_client",
+    );
     for (const header of ["Bearer abc", "Basic", "Basic !!!", `Basic ${btoa("no-colon")}`]) {
-      expectOAuthError(await post("/oauth/token", { grant_type: "client_credentials" }, { Authorization: header }), 401, "invalid_client");
+      expectOAuthError(
+        await post("/oauth/token", { grant_type: "client_credentials" }, { Authorization: header }),
+        401,
+        "invalid_client",
+      );
     }
   });
 
@@ -323,15 +374,25 @@ describe("POST /oauth/token errors (RFC 6749 §5.2)", () => {
       400,
       "invalid_request",
     );
-    expectOAuthError(await post("/oauth/token", { grant_type: "client_credentials", client_id: other.client_id }, auth()), 400, "invalid_request");
+    expectOAuthError(
+      await post("/oauth/token", { grant_type: "client_credentials", client_id: other.client_id }, auth()),
+      400,
+      "invalid_request",
+    );
     // Naming the same client in the body is allowed (RFC 6749 §3.2.1).
-    expect((await post("/oauth/token", { grant_type: "client_credentials", client_id: client.client_id }, auth())).status).toBe(200);
+    expect((await post("/oauth/token", { grant_type: "client_credentials", client_id: client.client_id }, auth())).status).toBe(
+      200,
+    );
   });
 
   it("a parameter sent twice → 400 invalid_request", async () => {
     const form = `grant_type=client_credentials&scope=users%3Aread&scope=quizzes%3Aread`;
     expectOAuthError(await post("/oauth/token", form, auth()), 400, "invalid_request");
-    expectOAuthError(await post("/oauth/token", "grant_type=client_credentials&grant_type=client_credentials", auth()), 400, "invalid_request");
+    expectOAuthError(
+      await post("/oauth/token", "grant_type=client_credentials&grant_type=client_credentials", auth()),
+      400,
+      "invalid_request",
+    );
     const id = encodeURIComponent(client.client_id);
     const secret = encodeURIComponent(client.client_secret);
     expectOAuthError(
@@ -346,10 +407,17 @@ describe("POST /oauth/token errors (RFC 6749 §5.2)", () => {
     for (const type of ["text/plain", "multipart/form-data; boundary=x", "application/xml"]) {
       expectOAuthError(await post("/oauth/token", form, { ...auth(), "content-type": type }), 400, "invalid_request");
     }
-    expectOAuthError(await post("/oauth/token", "{not json", { ...auth(), "content-type": "application/json" }), 400, "invalid_request");
+    expectOAuthError(
+      await post("/oauth/token", "{not json", { ...auth(), "content-type": "application/json" }),
+      400,
+      "invalid_request",
+    );
     expectOAuthError(await post("/oauth/token", "[]", { ...auth(), "content-type": "application/json" }), 400, "invalid_request");
     expectOAuthError(
-      await post("/oauth/token", JSON.stringify({ grant_type: ["client_credentials"] }), { ...auth(), "content-type": "application/json" }),
+      await post("/oauth/token", JSON.stringify({ grant_type: ["client_credentials"] }), {
+        ...auth(),
+        "content-type": "application/json",
+      }),
       400,
       "invalid_request",
     );
@@ -373,7 +441,11 @@ describe("POST /oauth/token errors (RFC 6749 §5.2)", () => {
     expect((await clientCredentials(as, special)).scope).toBe("users:read");
     // Not url-encoded: "+" would mean a space and "%25" a "%", so the secret is wrong.
     const raw = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${special.client_id}:${special.client_secret}`)))}`;
-    expectOAuthError(await post("/oauth/token", { grant_type: "client_credentials" }, { Authorization: raw }), 401, "invalid_client");
+    expectOAuthError(
+      await post("/oauth/token", { grant_type: "client_credentials" }, { Authorization: raw }),
+      401,
+      "invalid_client",
+    );
     // A client id sent with its "_" percent-encoded (as oauth4webapi does) is the same id.
     const allEncoded = `Basic ${btoa(`cli%5F${special.client_id.slice(4)}:${formUrlEncode(special.client_secret)}`)}`;
     expect((await post("/oauth/token", { grant_type: "client_credentials" }, { Authorization: allEncoded })).status).toBe(200);
@@ -410,8 +482,16 @@ describe("POST /oauth/revoke", () => {
 
   it("needs client authentication and a token", async () => {
     expectOAuthError(await post("/oauth/revoke", { token: "x" }), 401, "invalid_client");
-    expectOAuthError(await post("/oauth/revoke", { token: "x" }, { Authorization: basic(client.client_id, "wrong") }), 401, "invalid_client");
-    expectOAuthError(await post("/oauth/revoke", {}, { Authorization: basic(client.client_id, client.client_secret) }), 400, "invalid_request");
+    expectOAuthError(
+      await post("/oauth/revoke", { token: "x" }, { Authorization: basic(client.client_id, "wrong") }),
+      401,
+      "invalid_client",
+    );
+    expectOAuthError(
+      await post("/oauth/revoke", {}, { Authorization: basic(client.client_id, client.client_secret) }),
+      400,
+      "invalid_request",
+    );
     expectOAuthError(
       await post("/oauth/revoke", "token=a&token=b", { Authorization: basic(client.client_id, client.client_secret) }),
       400,
@@ -443,7 +523,11 @@ describe("POST /oauth/introspect", () => {
       iat: expect.any(Number),
     });
 
-    const res = await post("/oauth/introspect", { token: tokens.access_token }, { Authorization: basic(client.client_id, client.client_secret) });
+    const res = await post(
+      "/oauth/introspect",
+      { token: tokens.access_token },
+      { Authorization: basic(client.client_id, client.client_secret) },
+    );
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
   });
@@ -465,8 +549,16 @@ describe("POST /oauth/introspect", () => {
 
   it("needs client authentication and a token", async () => {
     expectOAuthError(await post("/oauth/introspect", { token: "x" }), 401, "invalid_client");
-    expectOAuthError(await post("/oauth/introspect", { token: "x", client_id: client.client_id, client_secret: "wrong" }), 401, "invalid_client");
-    expectOAuthError(await post("/oauth/introspect", { client_id: client.client_id, client_secret: client.client_secret }), 400, "invalid_request");
+    expectOAuthError(
+      await post("/oauth/introspect", { token: "x", client_id: client.client_id, client_secret: "wrong" }),
+      401,
+      "invalid_client",
+    );
+    expectOAuthError(
+      await post("/oauth/introspect", { client_id: client.client_id, client_secret: client.client_secret }),
+      400,
+      "invalid_request",
+    );
   });
 });
 

@@ -52,16 +52,39 @@ describe("POST /v1/quizzes/{id}/questions", () => {
   it("creates each of the five types with its defaults, and reads them back", async () => {
     const quizId = await createQuiz();
     const inputs = [
-      { type: "single_choice", prompt: "2 + 2?", options: [{ id: "three", text: "3" }, { id: "four", text: "4" }], correct_option_id: "four" },
-      { type: "multiple_choice", prompt: "Primes?", options: [{ text: "2" }, { text: "3" }, { text: "4" }], correct_option_ids: ["a", "b"] },
+      {
+        type: "single_choice",
+        prompt: "2 + 2?",
+        options: [
+          { id: "three", text: "3" },
+          { id: "four", text: "4" },
+        ],
+        correct_option_id: "four",
+      },
+      {
+        type: "multiple_choice",
+        prompt: "Primes?",
+        options: [{ text: "2" }, { text: "3" }, { text: "4" }],
+        correct_option_ids: ["a", "b"],
+      },
       { type: "true_false", prompt: "Water is wet?", correct: true },
       { type: "short_text", prompt: "Capital of Italy?", accepted_answers: ["Rome", "Roma"] },
       { type: "numeric", prompt: "Pi?", correct_value: 3.14159 },
     ];
     const expectedKeys = [
-      { options: [{ id: "three", text: "3" }, { id: "four", text: "4" }], correct_option_id: "four" },
       {
-        options: [{ id: "a", text: "2" }, { id: "b", text: "3" }, { id: "c", text: "4" }],
+        options: [
+          { id: "three", text: "3" },
+          { id: "four", text: "4" },
+        ],
+        correct_option_id: "four",
+      },
+      {
+        options: [
+          { id: "a", text: "2" },
+          { id: "b", text: "3" },
+          { id: "c", text: "4" },
+        ],
         correct_option_ids: ["a", "b"],
         scoring: "all_or_nothing",
       },
@@ -113,18 +136,35 @@ describe("POST /v1/quizzes/{id}/questions", () => {
       points: 2.5,
       feedback: { correct: "Yes", incorrect: "No" },
       explanation: "Because.",
-      options: [{ id: "a", text: "A" }, { id: "b", text: "B" }],
+      options: [
+        { id: "a", text: "A" },
+        { id: "b", text: "B" },
+      ],
       scoring: "partial",
     });
-    const st = await addQuestion(quizId, { type: "short_text", prompt: "Case", accepted_answers: [" DNA "], case_sensitive: true });
+    const st = await addQuestion(quizId, {
+      type: "short_text",
+      prompt: "Case",
+      accepted_answers: [" DNA "],
+      case_sensitive: true,
+    });
     expect(st).toMatchObject({ accepted_answers: ["DNA"], case_sensitive: true });
-    const num = await addQuestion(quizId, { type: "numeric", prompt: "g?", correct_value: -9.81, tolerance: 0.05, points: 0.000001 });
+    const num = await addQuestion(quizId, {
+      type: "numeric",
+      prompt: "g?",
+      correct_value: -9.81,
+      tolerance: 0.05,
+      points: 0.000001,
+    });
     expect(num).toMatchObject({ correct_value: -9.81, tolerance: 0.05, points: 0.000001 });
   });
 
   it("option ids: assigned a, b, … by position when absent; client ids kept", async () => {
     const quizId = await createQuiz();
-    const mixed = await addQuestion(quizId, single({ options: [{ id: "X_1", text: "one" }, { text: "two" }, { text: "three" }], correct_option_id: "c" }));
+    const mixed = await addQuestion(
+      quizId,
+      single({ options: [{ id: "X_1", text: "one" }, { text: "two" }, { text: "three" }], correct_option_id: "c" }),
+    );
     expect(mixed.options).toEqual([
       { id: "X_1", text: "one" },
       { id: "b", text: "two" },
@@ -172,7 +212,9 @@ describe("POST /v1/quizzes/{id}/questions", () => {
   it("concurrent additions get distinct positions that match the list", async () => {
     const quizId = await createQuiz([tf("Existing")]);
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call(`/v1/quizzes/${quizId}/questions`, { body: i % 2 ? { ...tf(`C${i}`), position: 1 } : tf(`C${i}`) })),
+      Array.from({ length: 8 }, (_, i) =>
+        call(`/v1/quizzes/${quizId}/questions`, { body: i % 2 ? { ...tf(`C${i}`), position: 1 } : tf(`C${i}`) }),
+      ),
     );
     for (const r of results) expect(r.status, r.text).toBe(201);
     const all = await listAll(quizId);
@@ -187,7 +229,9 @@ describe("POST /v1/quizzes/{id}/questions", () => {
   it("concurrent additions to a nearly full quiz never pass 200 questions", async () => {
     const quizId = await createQuiz(Array.from({ length: 197 }, (_, i) => tf(`Q${i + 1}`)));
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call(`/v1/quizzes/${quizId}/questions`, { body: i % 2 ? { ...tf(`C${i}`), position: 2 } : tf(`C${i}`) })),
+      Array.from({ length: 8 }, (_, i) =>
+        call(`/v1/quizzes/${quizId}/questions`, { body: i % 2 ? { ...tf(`C${i}`), position: 2 } : tf(`C${i}`) }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);
     for (const r of results.filter((r) => r.status !== 201)) expectProblem(r, 409, "question_limit_reached");
@@ -239,7 +283,13 @@ describe("POST /v1/quizzes/{id}/questions", () => {
       ],
       [
         "unknown scoring",
-        { type: "multiple_choice", prompt: "x", options: [{ text: "A" }, { text: "B" }], correct_option_ids: ["a"], scoring: "some" },
+        {
+          type: "multiple_choice",
+          prompt: "x",
+          options: [{ text: "A" }, { text: "B" }],
+          correct_option_ids: ["a"],
+          scoring: "some",
+        },
         "scoring",
       ],
       ["no accepted answers", { type: "short_text", prompt: "x", accepted_answers: [] }, "accepted_answers"],
@@ -311,7 +361,10 @@ describe("GET /v1/quizzes/{id}/questions", () => {
       ["type=numeric", "query.type"],
     ]) {
       const problem = expectProblem(await call(`/v1/quizzes/${quizId}/questions?${query}`), 400, "validation_failed");
-      expect(problem.errors?.map((e) => e.path), query).toContain(path);
+      expect(
+        problem.errors?.map((e) => e.path),
+        query,
+      ).toContain(path);
     }
   });
 });
@@ -372,9 +425,15 @@ describe("PATCH /v1/quizzes/{id}/questions/{question_id}", () => {
   it("changes the key: new options and a correct id among them", async () => {
     const quizId = await createQuiz();
     const q = await addQuestion(quizId, single());
-    const res = await patch(quizId, q.id, { options: [{ text: "Marseille" }, { id: "p", text: "Paris" }], correct_option_id: "p" });
+    const res = await patch(quizId, q.id, {
+      options: [{ text: "Marseille" }, { id: "p", text: "Paris" }],
+      correct_option_id: "p",
+    });
     expect(res.status, res.text).toBe(200);
-    expect(res.json.options).toEqual([{ id: "a", text: "Marseille" }, { id: "p", text: "Paris" }]);
+    expect(res.json.options).toEqual([
+      { id: "a", text: "Marseille" },
+      { id: "p", text: "Paris" },
+    ]);
     expect(res.json.correct_option_id).toBe("p");
   });
 
@@ -459,7 +518,10 @@ describe("PATCH /v1/quizzes/{id}/questions/{question_id}", () => {
       [{ id: MISSING_QUESTION_ID }, "id"],
     ] as [unknown, string][]) {
       const problem = expectProblem(await patch(quizId, q.id, body), 400, "validation_failed");
-      expect(problem.errors?.map((e) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        problem.errors?.map((e) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect((await call(`/v1/quizzes/${quizId}/questions/${q.id}`)).json).toEqual(q);
   });
@@ -582,7 +644,10 @@ describe("question definitions, fuzzed", () => {
       { weight: 1, arbitrary: fc.constantFrom("\u0000x", "'; DROP TABLE questions; --", "e\u0301", "𝔘𝔫𝔦", "x".repeat(1000)) },
     )
     .filter((t) => t.trim().length > 0);
-  const goodPoints = fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 1e9 }).map((m) => m / 1e6));
+  const goodPoints = fc.oneof(
+    fc.integer({ min: 1, max: 100 }),
+    fc.integer({ min: 1, max: 1e9 }).map((m) => m / 1e6),
+  );
   type OptionInput = { id?: string; text: string };
   const goodOptions: fc.Arbitrary<OptionInput[]> = fc.integer({ min: 2, max: 8 }).chain((n) =>
     fc.oneof<fc.Arbitrary<OptionInput[]>[]>(
@@ -605,7 +670,12 @@ describe("question definitions, fuzzed", () => {
   const valid: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     goodOptions.chain((options) =>
       fc.record(
-        { type: fc.constant("single_choice"), ...common, options: fc.constant(options), correct_option_id: fc.constantFrom(...idsOf(options)) },
+        {
+          type: fc.constant("single_choice"),
+          ...common,
+          options: fc.constant(options),
+          correct_option_id: fc.constantFrom(...idsOf(options)),
+        },
         { requiredKeys: ["type", "prompt", "options", "correct_option_id"] },
       ),
     ),
@@ -621,9 +691,17 @@ describe("question definitions, fuzzed", () => {
         { requiredKeys: ["type", "prompt", "options", "correct_option_ids"] },
       ),
     ),
-    fc.record({ type: fc.constant("true_false"), ...common, correct: fc.boolean() }, { requiredKeys: ["type", "prompt", "correct"] }),
     fc.record(
-      { type: fc.constant("short_text"), ...common, accepted_answers: fc.array(goodText, { minLength: 1, maxLength: 5 }), case_sensitive: fc.boolean() },
+      { type: fc.constant("true_false"), ...common, correct: fc.boolean() },
+      { requiredKeys: ["type", "prompt", "correct"] },
+    ),
+    fc.record(
+      {
+        type: fc.constant("short_text"),
+        ...common,
+        accepted_answers: fc.array(goodText, { minLength: 1, maxLength: 5 }),
+        case_sensitive: fc.boolean(),
+      },
       { requiredKeys: ["type", "prompt", "accepted_answers"] },
     ),
     fc.record(
@@ -643,14 +721,43 @@ describe("question definitions, fuzzed", () => {
     {
       weight: 1,
       arbitrary: fc.constantFrom(
-        null, true, 0, -1, 1e-13, 1e308, -1e308, 1_000_001, "", "   ", [], {}, [{}], [{ text: "" }],
-        "x".repeat(300_000), ["a", "a"], { text: "x", id: "a", extra: 1 }, [[[[[[[[[[[[]]]]]]]]]]]],
+        null,
+        true,
+        0,
+        -1,
+        1e-13,
+        1e308,
+        -1e308,
+        1_000_001,
+        "",
+        "   ",
+        [],
+        {},
+        [{}],
+        [{ text: "" }],
+        "x".repeat(300_000),
+        ["a", "a"],
+        { text: "x", id: "a", extra: 1 },
+        [[[[[[[[[[[[]]]]]]]]]]]],
       ),
     },
   );
   const FIELDS = [
-    "type", "prompt", "points", "feedback", "explanation", "options", "correct_option_id", "correct_option_ids",
-    "scoring", "correct", "accepted_answers", "case_sensitive", "correct_value", "tolerance", "position",
+    "type",
+    "prompt",
+    "points",
+    "feedback",
+    "explanation",
+    "options",
+    "correct_option_id",
+    "correct_option_ids",
+    "scoring",
+    "correct",
+    "accepted_answers",
+    "case_sensitive",
+    "correct_value",
+    "tolerance",
+    "position",
   ];
   type Mangle = (q: Record<string, unknown>) => Record<string, unknown>;
   const mangle: fc.Arbitrary<Mangle> = fc.oneof(
@@ -668,7 +775,9 @@ describe("question definitions, fuzzed", () => {
     // Another type's key fields are added.
     fc.constant<Mangle>((q) => ({ ...q, options: [{ text: "A" }, { text: "B" }], correct: true })),
     // An own "__proto__" key, as JSON.parse makes it.
-    fc.constant<Mangle>((q) => JSON.parse(`{"__proto__": {"type": "numeric", "correct_value": 1}, ${JSON.stringify(q).slice(1)}`)),
+    fc.constant<Mangle>((q) =>
+      JSON.parse(`{"__proto__": {"type": "numeric", "correct_value": 1}, ${JSON.stringify(q).slice(1)}`),
+    ),
   );
   const definition = fc.oneof(
     { weight: 2, arbitrary: valid },
@@ -712,7 +821,8 @@ describe("question definitions, fuzzed", () => {
         // The same definition inline in a new quiz: the same verdict (a position is not allowed inline).
         const inline = await call("/v1/quizzes", { body: { title: "Fuzz", questions: [body] } });
         if (inline.status !== 201) expectProblem(inline, 400, "validation_failed");
-        if (typeof body !== "object" || body === null || !("position" in body)) expect(inline.status, inline.text).toBe(res.status);
+        if (typeof body !== "object" || body === null || !("position" in body))
+          expect(inline.status, inline.text).toBe(res.status);
       }),
       { seed: 20261122, numRuns: 150 },
     );

@@ -17,7 +17,9 @@ async function createQuiz(body: Record<string, unknown> = {}) {
 }
 
 async function countRows(sql: string, ...params: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
+  const row = await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
@@ -162,7 +164,10 @@ describe("POST /v1/quizzes", () => {
     ];
     for (const [settings, path] of cases) {
       const problem = expectProblem(await call("/v1/quizzes", { body: { title: "S", settings } }), 400, "validation_failed");
-      expect(problem.errors?.map((e) => e.path), JSON.stringify(settings)).toContain(path);
+      expect(
+        problem.errors?.map((e) => e.path),
+        JSON.stringify(settings),
+      ).toContain(path);
     }
   });
 
@@ -223,7 +228,13 @@ describe("PATCH /v1/quizzes/{id}", () => {
     await new Promise((r) => setTimeout(r, 5));
     const res = await call(`/v1/quizzes/${quiz.id}`, { method: "PATCH", body: { title: "  New title ", description: " New " } });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ id: quiz.id, title: "New title", description: "New", questions: 1, created_at: quiz.created_at });
+    expect(res.json).toMatchObject({
+      id: quiz.id,
+      title: "New title",
+      description: "New",
+      questions: 1,
+      created_at: quiz.created_at,
+    });
     expect(res.json.updated_at > quiz.updated_at).toBe(true);
     expect((await call(`/v1/quizzes/${quiz.id}`)).json).toEqual(res.json);
   });
@@ -291,7 +302,10 @@ describe("PATCH /v1/quizzes/{id}", () => {
     ];
     for (const [body, path] of cases) {
       const problem = expectProblem(await call(`/v1/quizzes/${quiz.id}`, { method: "PATCH", body }), 400, "validation_failed");
-      expect(problem.errors?.map((e) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        problem.errors?.map((e) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect((await call(`/v1/quizzes/${quiz.id}`)).json).toEqual(quiz);
   });
@@ -396,7 +410,9 @@ describe("GET /v1/quizzes", () => {
         expect(next.searchParams.get("cursor")).toBe(res.json.next_cursor);
         expect(next.searchParams.get("limit")).toBe("7");
         // Alternate between following the Link header and building the URL from next_cursor.
-        path = viaLink ? `${next.pathname}${next.search}` : `/v1/quizzes?limit=7&cursor=${encodeURIComponent(res.json.next_cursor)}`;
+        path = viaLink
+          ? `${next.pathname}${next.search}`
+          : `/v1/quizzes?limit=7&cursor=${encodeURIComponent(res.json.next_cursor)}`;
         viaLink = !viaLink;
       }
     }
@@ -467,7 +483,10 @@ describe("PATCH /v1/quizzes/{id}, concurrently", () => {
       call(`/v1/quizzes/${id}`, { method: "PATCH", body: { title: "After" } }),
       call(`/v1/quizzes/${id}`, { method: "PATCH", body: { description: "Described" } }),
       call(`/v1/quizzes/${id}`, { method: "PATCH", body: { settings: { show_correct_answers: false } } }),
-      call(`/v1/quizzes/${id}`, { method: "PATCH", body: { settings: { feedback_bands: [{ min_score: 50, message: "Half" }] } } }),
+      call(`/v1/quizzes/${id}`, {
+        method: "PATCH",
+        body: { settings: { feedback_bands: [{ min_score: 50, message: "Half" }] } },
+      }),
     ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     const after = await call(`/v1/quizzes/${id}`);

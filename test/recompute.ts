@@ -7,7 +7,7 @@ import { expect } from "vitest";
  * (quiz_stats, user_stats, question_stats). Tests compare the API's analytics with these.
  */
 
-export interface RecomputedQuestion {
+interface RecomputedQuestion {
   question_id: string;
   attempts: number;
   correct_count: number;
@@ -105,7 +105,7 @@ const roundTo = (value: number, decimals: number) => Math.round(value * 10 ** de
  * same way, within 1e-9. Where the exact value lies on a rounding midpoint (within 1e-9), the
  * running aggregates may land a hair either side of it, so either neighbour is accepted.
  */
-export function expectRounded(actual: number | null, exact: number | null, decimals: number, label: string): void {
+function expectRounded(actual: number | null, exact: number | null, decimals: number, label: string): void {
   if (exact === null || actual === null) {
     expect(actual, label).toBe(exact);
     return;
@@ -132,11 +132,18 @@ export function expectQuizAnalyticsMatch(api: any, exact: RecomputedQuiz): void 
   expect(api.score_distribution, "score_distribution").toEqual(exact.score_distribution);
   // Questions nobody has answered yet (added after the last grade) are listed by the API with zeros only.
   const answered = (api.questions as any[]).filter((q) => q.attempts > 0);
-  expect(answered.map((q) => q.question_id).sort(), "questions with attempts").toEqual(exact.questions.map((q) => q.question_id).sort());
+  expect(answered.map((q) => q.question_id).sort(), "questions with attempts").toEqual(
+    exact.questions.map((q) => q.question_id).sort(),
+  );
   for (const q of api.questions as any[]) {
     const e = exact.questions.find((x) => x.question_id === q.question_id);
     if (!e) {
-      expect(q, `question ${q.question_id} without graded answers`).toMatchObject({ attempts: 0, correct_count: 0, correct_rate: 0, avg_points: 0 });
+      expect(q, `question ${q.question_id} without graded answers`).toMatchObject({
+        attempts: 0,
+        correct_count: 0,
+        correct_rate: 0,
+        avg_points: 0,
+      });
       continue;
     }
     expect(q.attempts, `${q.question_id}.attempts`).toBe(e.attempts);

@@ -5,7 +5,12 @@ import { expectQuizAnalyticsMatch, recomputeQuizAnalytics } from "./recompute";
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MISSING_SUB = "sub_01kamz3f7c9n0p8s6e5vwx2y4r";
 
-const tf = (correct: boolean, extra: Record<string, unknown> = {}) => ({ type: "true_false", prompt: "True?", correct, ...extra });
+const tf = (correct: boolean, extra: Record<string, unknown> = {}) => ({
+  type: "true_false",
+  prompt: "True?",
+  correct,
+  ...extra,
+});
 
 async function createQuiz(questions: unknown[], settings: Record<string, unknown> = {}) {
   const res = await call("/v1/quizzes", { body: { title: `Results ${crypto.randomUUID()}`, settings, questions } });
@@ -22,7 +27,10 @@ async function createUser() {
 }
 
 async function submit(quizId: string, answers: [string, unknown][], userId?: string) {
-  const body = { user_id: userId ?? (await createUser()), answers: answers.map(([question_id, response]) => ({ question_id, response })) };
+  const body = {
+    user_id: userId ?? (await createUser()),
+    answers: answers.map(([question_id, response]) => ({ question_id, response })),
+  };
   const res = await call(`/v1/quizzes/${quizId}/submissions`, { body });
   expect(res.status, res.text).toBe(201);
   return res.json.id as string;
@@ -97,18 +105,35 @@ describe("POST /v1/submissions/{id}/grade", () => {
 
   it("points are exact: 0.1 + 0.2 points possible is 0.3", async () => {
     const quiz = await createQuiz([tf(true, { points: 0.1 }), tf(true, { points: 0.2 })]);
-    expect(await gradeAnswers(quiz.id, [[quiz.ids[0]!, true], [quiz.ids[1]!, true]])).toMatchObject({
+    expect(
+      await gradeAnswers(quiz.id, [
+        [quiz.ids[0]!, true],
+        [quiz.ids[1]!, true],
+      ]),
+    ).toMatchObject({
       points_earned: 0.3,
       points_possible: 0.3,
       score: 100,
     });
-    expect(await gradeAnswers(quiz.id, [[quiz.ids[0]!, true]])).toMatchObject({ points_earned: 0.1, points_possible: 0.3, score: 33.33 });
-    expect(await gradeAnswers(quiz.id, [[quiz.ids[1]!, true]])).toMatchObject({ points_earned: 0.2, points_possible: 0.3, score: 66.67 });
+    expect(await gradeAnswers(quiz.id, [[quiz.ids[0]!, true]])).toMatchObject({
+      points_earned: 0.1,
+      points_possible: 0.3,
+      score: 33.33,
+    });
+    expect(await gradeAnswers(quiz.id, [[quiz.ids[1]!, true]])).toMatchObject({
+      points_earned: 0.2,
+      points_possible: 0.3,
+      score: 66.67,
+    });
   });
 
   it("unanswered questions earn 0; no answers at all scores 0", async () => {
     const quiz = await createQuiz([tf(true, { points: 3 }), tf(true)]);
-    expect(await gradeAnswers(quiz.id, [[quiz.ids[1]!, true]])).toMatchObject({ points_earned: 1, points_possible: 4, score: 25 });
+    expect(await gradeAnswers(quiz.id, [[quiz.ids[1]!, true]])).toMatchObject({
+      points_earned: 1,
+      points_possible: 4,
+      score: 25,
+    });
     expect(await gradeAnswers(quiz.id, [])).toMatchObject({
       points_earned: 0,
       points_possible: 4,
@@ -290,10 +315,17 @@ describe("GET /v1/submissions/{id}/results", () => {
     expect(hidden.answers).toHaveLength(5);
     for (const answer of hidden.answers) expect(answer).not.toHaveProperty("correct_answer");
 
-    const patch = (show: boolean) => call(`/v1/quizzes/${quiz.id}`, { method: "PATCH", body: { settings: { show_correct_answers: show } } });
+    const patch = (show: boolean) =>
+      call(`/v1/quizzes/${quiz.id}`, { method: "PATCH", body: { settings: { show_correct_answers: show } } });
     expect((await patch(true)).status).toBe(200);
     const shown = await results(id);
-    expect(shown.answers.map((a: any) => a.correct_answer)).toEqual(["b", ["a", "c"], false, ["Rome", "Roma"], { value: 9.81, tolerance: 0.05 }]);
+    expect(shown.answers.map((a: any) => a.correct_answer)).toEqual([
+      "b",
+      ["a", "c"],
+      false,
+      ["Rome", "Roma"],
+      { value: 9.81, tolerance: 0.05 },
+    ]);
     expect(shown.answers.map(({ correct_answer: _, ...a }: any) => a)).toEqual(hidden.answers);
 
     expect((await patch(false)).status).toBe(200);

@@ -41,7 +41,9 @@ async function runFlows() {
   // API keys: created, used (KV cache, usage rows), rotated (both keys used), revoked.
   const keys = await Promise.all(
     [["quizzes:read"], ["users:read", "users:write"], ["admin"]].map((scopes, i) =>
-      ok("/v1/api-keys", { body: { name: `at rest ${i}`, scopes, expires_at: i === 0 ? new Date(Date.now() + 86_400_000).toISOString() : null } }),
+      ok("/v1/api-keys", {
+        body: { name: `at rest ${i}`, scopes, expires_at: i === 0 ? new Date(Date.now() + 86_400_000).toISOString() : null },
+      }),
     ),
   );
   for (const k of keys) remember(k.key);
@@ -72,19 +74,29 @@ async function runFlows() {
   expect(first.status, first.text).toBe(200);
   const second = await oauth("/oauth/token", { grant_type: "client_credentials", scope: "quizzes:read" }, basic);
   expect(second.status, second.text).toBe(200);
-  const refreshed = await oauth("/oauth/token", { grant_type: "refresh_token", refresh_token: first.json.refresh_token, ...post });
+  const refreshed = await oauth("/oauth/token", {
+    grant_type: "refresh_token",
+    refresh_token: first.json.refresh_token,
+    ...post,
+  });
   expect(refreshed.status, refreshed.text).toBe(200);
   const again = await oauth("/oauth/token", { grant_type: "refresh_token", refresh_token: refreshed.json.refresh_token }, basic);
   expect(again.status, again.text).toBe(200);
   await oauth("/oauth/introspect", { token: again.json.access_token, ...post });
   await oauth("/oauth/introspect", { token: again.json.refresh_token, ...post });
   await oauth("/oauth/revoke", { token: second.json.refresh_token, ...post });
-  const doomedTokens = await oauth("/oauth/token", { grant_type: "client_credentials", client_id: doomed.id, client_secret: doomed.client_secret });
+  const doomedTokens = await oauth("/oauth/token", {
+    grant_type: "client_credentials",
+    client_id: doomed.id,
+    client_secret: doomed.client_secret,
+  });
   expect(doomedTokens.status, doomedTokens.text).toBe(200);
   // A failed attempt with a wrong secret must not store what it was sent either.
   const wrong = `${secret.slice(0, -1)}${secret.endsWith("A") ? "B" : "A"}`;
   remember(wrong);
-  expect((await oauth("/oauth/token", { grant_type: "client_credentials", client_id: client.id, client_secret: wrong })).status).toBe(401);
+  expect(
+    (await oauth("/oauth/token", { grant_type: "client_credentials", client_id: client.id, client_secret: wrong })).status,
+  ).toBe(401);
   const access: string = again.json.access_token;
   const refresh: string = again.json.refresh_token;
   await ok("/v1/auth/verify", { auth: access });
@@ -155,7 +167,8 @@ describe("secrets at rest", () => {
     const leaks: string[] = [];
     for (const secret of seen) {
       for (const form of forms(secret)) {
-        for (const { where, text } of stored) if (text.includes(form)) leaks.push(`${where} holds ${form === secret ? "" : "part of "}${secret.slice(0, 10)}…`);
+        for (const { where, text } of stored)
+          if (text.includes(form)) leaks.push(`${where} holds ${form === secret ? "" : "part of "}${secret.slice(0, 10)}…`);
       }
     }
     expect(leaks).toEqual([]);

@@ -11,7 +11,12 @@ const MISSING_SUB = "sub_01kamz3f7c9n0p8s6e5vwx2y4r";
 /** One question of each type, in this order: single, multiple, true/false, short text, numeric. */
 const FIVE_TYPES = [
   { type: "single_choice", prompt: "2 + 2?", options: [{ text: "3" }, { text: "4" }], correct_option_id: "b" },
-  { type: "multiple_choice", prompt: "Primes?", options: [{ text: "2" }, { text: "3" }, { text: "4" }], correct_option_ids: ["a", "b"] },
+  {
+    type: "multiple_choice",
+    prompt: "Primes?",
+    options: [{ text: "2" }, { text: "3" }, { text: "4" }],
+    correct_option_ids: ["a", "b"],
+  },
   { type: "true_false", prompt: "Water is wet?", correct: true },
   { type: "short_text", prompt: "Capital of Italy?", accepted_answers: ["Rome"] },
   { type: "numeric", prompt: "Pi?", correct_value: 3.14, tolerance: 0.01 },
@@ -40,7 +45,8 @@ async function createUser() {
   return res.json.id as string;
 }
 
-const submit = (quizId: string, body: unknown, auth?: string | false) => call(`/v1/quizzes/${quizId}/submissions`, { body, auth });
+const submit = (quizId: string, body: unknown, auth?: string | false) =>
+  call(`/v1/quizzes/${quizId}/submissions`, { body, auth });
 
 async function createSubmission(quizId: string, userId: string, answers: unknown[] = []) {
   const res = await submit(quizId, { user_id: userId, answers });
@@ -150,7 +156,9 @@ describe("POST /v1/quizzes/{id}/submissions", () => {
     ];
     expect(errorPaths(await submit(quiz.id, { user_id: await createUser(), answers }))).toEqual(["answers[1].question_id"]);
     const malformed = [{ question_id: "q1", response: "b" }];
-    expect(errorPaths(await submit(quiz.id, { user_id: await createUser(), answers: malformed }))).toEqual(["answers[0].question_id"]);
+    expect(errorPaths(await submit(quiz.id, { user_id: await createUser(), answers: malformed }))).toEqual([
+      "answers[0].question_id",
+    ]);
   });
 
   it("a question of another quiz → 400 naming answers[i].question_id", async () => {
@@ -263,7 +271,11 @@ describe("PUT /v1/submissions/{id}/answers", () => {
     const answers = [{ question_id: quiz.questionIds[2], response: false }];
     const created = await createSubmission(quiz.id, await createUser(), answers);
     await grade(created.id);
-    expectProblem(await put(created.id, { answers: [{ question_id: quiz.questionIds[2], response: true }] }), 409, "submission_graded");
+    expectProblem(
+      await put(created.id, { answers: [{ question_id: quiz.questionIds[2], response: true }] }),
+      409,
+      "submission_graded",
+    );
     const got = await call(`/v1/submissions/${created.id}`);
     expect(got.json.answers).toEqual(answers);
     expect(got.json.status).toBe("graded");
@@ -448,7 +460,12 @@ describe("submission scopes", () => {
     expect(put.status, put.text).toBe(200);
     const graded = await call(`/v1/submissions/${id}/grade`, { method: "POST", auth: key });
     expect(graded.status, graded.text).toBe(200);
-    for (const path of [`/v1/submissions/${id}/results`, `/v1/submissions/${id}`, `/v1/quizzes/${quiz.id}/submissions`, `/v1/users/${userId}/submissions`]) {
+    for (const path of [
+      `/v1/submissions/${id}/results`,
+      `/v1/submissions/${id}`,
+      `/v1/quizzes/${quiz.id}/submissions`,
+      `/v1/users/${userId}/submissions`,
+    ]) {
       const res = await call(path, { auth: key });
       expectProblem(res, 403, "insufficient_scope");
       expect(res.headers.get("www-authenticate")).toContain('scope="submissions:read"');

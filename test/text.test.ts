@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  TEXT_MESSAGES,
   forbiddenControlCharacter,
   hasVisibleCharacter,
   isWellFormedText,
   isWellFormedUnicode,
   multiLineText,
   singleLineText,
+  TEXT_MESSAGES,
   textProblem,
 } from "../src/lib/text";
 import { call, expectProblem } from "./helpers";
@@ -16,8 +16,21 @@ import { call, expectProblem } from "./helpers";
  * (tab, LF and CR only in multi-line fields), a visible character in every non-empty string.
  */
 
-const LONE_SURROGATES = { "a lone high surrogate": "\ud800", "a lone low surrogate": "\udfff", "a reversed pair": "\udc00\ud800", "a high one between letters": "a\ud83dz" };
-const CONTROLS = { NUL: "\u0000", BEL: "\u0007", ESC: "\u001b[31m", "NUL inside": "a\u0000b", DEL: "x\u007f", "C1 NEL": "x\u0085y", "C1 CSI": "\u009b31m" };
+const LONE_SURROGATES = {
+  "a lone high surrogate": "\ud800",
+  "a lone low surrogate": "\udfff",
+  "a reversed pair": "\udc00\ud800",
+  "a high one between letters": "a\ud83dz",
+};
+const CONTROLS = {
+  NUL: "\u0000",
+  BEL: "\u0007",
+  ESC: "\u001b[31m",
+  "NUL inside": "a\u0000b",
+  DEL: "x\u007f",
+  "C1 NEL": "x\u0085y",
+  "C1 CSI": "\u009b31m",
+};
 const INVISIBLES = {
   "ZERO WIDTH SPACE": "\u200b",
   "ZWSP + ZWJ": "\u200b\u200d",
@@ -52,7 +65,8 @@ describe("the text predicates", () => {
       expect(textProblem(s, false)).toBe(`${TEXT_MESSAGES.lone_surrogate}.`);
       expect(textProblem(s, true)).toBe(`${TEXT_MESSAGES.lone_surrogate}.`);
     }
-    for (const s of ["", "a", "😀", "\ud83d\ude00", "\ufffd", "\uffff", "𝕏"]) expect(isWellFormedUnicode(s), JSON.stringify(s)).toBe(true);
+    for (const s of ["", "a", "😀", "\ud83d\ude00", "\ufffd", "\uffff", "𝕏"])
+      expect(isWellFormedUnicode(s), JSON.stringify(s)).toBe(true);
   });
 
   it("refuses every control character (C0, DEL, C1); multi-line text keeps tab, LF and CR", () => {
@@ -63,9 +77,14 @@ describe("the text predicates", () => {
       expect(forbiddenControlCharacter(`a${c}b`, true), code.toString(16)).toBe(lineBreakOrTab ? undefined : c);
     }
     // Not control characters: the first printable ones either side of the ranges, and the line separators (Zl, Zp).
-    for (const s of [" ", "~", "\u00a0", "\u00a1", "\u2028", "\u2029"]) expect(forbiddenControlCharacter(`a${s}b`, false)).toBeUndefined();
-    expect(textProblem("a\u0007", false)).toBe("must not contain control characters (found U+0007; this is single-line text: no tabs or line breaks either).");
-    expect(textProblem("a\u009b", true)).toBe("must not contain control characters (found U+009B; only tab, line feed and carriage return are allowed).");
+    for (const s of [" ", "~", "\u00a0", "\u00a1", "\u2028", "\u2029"])
+      expect(forbiddenControlCharacter(`a${s}b`, false)).toBeUndefined();
+    expect(textProblem("a\u0007", false)).toBe(
+      "must not contain control characters (found U+0007; this is single-line text: no tabs or line breaks either).",
+    );
+    expect(textProblem("a\u009b", true)).toBe(
+      "must not contain control characters (found U+009B; only tab, line feed and carriage return are allowed).",
+    );
     expect(textProblem("line 1\r\n\tline 2", true)).toBeUndefined();
     expect(textProblem("line 1\nline 2", false)).toMatch(/^must not contain control characters \(found U\+000A/);
   });
@@ -82,7 +101,8 @@ describe("the text predicates", () => {
       expect(isWellFormedText(s, false), name).toBe(true);
     }
     // One visible character is enough; so is a lone combining mark, a digit, punctuation or a symbol.
-    for (const s of ["\u200ba\u200b", "\u0301", "0", "?", "€", "\ufffd", "\u3164x"]) expect(hasVisibleCharacter(s), JSON.stringify(s)).toBe(true);
+    for (const s of ["\u200ba\u200b", "\u0301", "0", "?", "€", "\ufffd", "\u3164x"])
+      expect(hasVisibleCharacter(s), JSON.stringify(s)).toBe(true);
     // Emptiness is the length limit's business.
     expect(textProblem("", false)).toBeUndefined();
     expect(textProblem("", true)).toBeUndefined();
@@ -110,7 +130,11 @@ describe("singleLineText / multiLineText", () => {
     expect(body.parse("")).toBe("");
     expect(body.safeParse("a\u0000").error?.issues[0]?.message).toMatch(/^must not contain control characters/);
     expect(body.safeParse("\u200b").error?.issues[0]?.message).toMatch(/^must contain a visible character/);
-    expect(multiLineText(20, 1).safeParse(" \n ").error?.issues.map((i) => i.code)).toEqual(["too_small"]);
+    expect(
+      multiLineText(20, 1)
+        .safeParse(" \n ")
+        .error?.issues.map((i) => i.code),
+    ).toEqual(["too_small"]);
   });
 });
 
@@ -153,7 +177,12 @@ const choice = (overrides: Record<string, unknown> = {}) => ({
   correct_option_id: "a",
   ...overrides,
 });
-const shortText = (overrides: Record<string, unknown> = {}) => ({ type: "short_text", prompt: "Name it", accepted_answers: ["Paris", "paris"], ...overrides });
+const shortText = (overrides: Record<string, unknown> = {}) => ({
+  type: "short_text",
+  prompt: "Name it",
+  accepted_answers: ["Paris", "paris"],
+  ...overrides,
+});
 
 describe("how a lone surrogate arrives", () => {
   it("as a \\u escape in the JSON text → 400 (JSON.parse makes a lone UTF-16 unit of it)", async () => {
@@ -195,7 +224,10 @@ describe("POST and PATCH /v1/quizzes", () => {
     }
     const created = await createQuiz({ description: MULTI_LINE_OK });
     expect(created.description).toBe(MULTI_LINE_OK);
-    const patched = await call(`/v1/quizzes/${quiz.id}`, { method: "PATCH", body: { description: `${MULTI_LINE_OK}\r\n\tmore` } });
+    const patched = await call(`/v1/quizzes/${quiz.id}`, {
+      method: "PATCH",
+      body: { description: `${MULTI_LINE_OK}\r\n\tmore` },
+    });
     expect(patched.status, patched.text).toBe(200);
     expect((await call(`/v1/quizzes/${quiz.id}`)).json.description).toBe(`${MULTI_LINE_OK}\r\n\tmore`);
   });
@@ -203,7 +235,12 @@ describe("POST and PATCH /v1/quizzes", () => {
   it("refuses bad feedback band messages", async () => {
     const quiz = await createQuiz();
     for (const message of Object.values(BAD_MULTI_LINE)) {
-      const settings = { feedback_bands: [{ min_score: 0, message: "fine" }, { min_score: 50, message }] };
+      const settings = {
+        feedback_bands: [
+          { min_score: 0, message: "fine" },
+          { min_score: 50, message },
+        ],
+      };
       await expectRefused("/v1/quizzes", { title: "Quiz", settings }, "settings.feedback_bands[1].message");
       await expectRefused(`/v1/quizzes/${quiz.id}`, { settings }, "settings.feedback_bands[1].message", "PATCH");
     }
@@ -212,8 +249,16 @@ describe("POST and PATCH /v1/quizzes", () => {
   });
 
   it("refuses bad text in questions created with the quiz", async () => {
-    await expectRefused("/v1/quizzes", { title: "Quiz", questions: [choice(), choice({ prompt: "\u0007" })] }, "questions[1].prompt");
-    await expectRefused("/v1/quizzes", { title: "Quiz", questions: [choice({ options: [{ text: "ok" }, { text: "\u3164" }] })] }, "questions[0].options[1].text");
+    await expectRefused(
+      "/v1/quizzes",
+      { title: "Quiz", questions: [choice(), choice({ prompt: "\u0007" })] },
+      "questions[1].prompt",
+    );
+    await expectRefused(
+      "/v1/quizzes",
+      { title: "Quiz", questions: [choice({ options: [{ text: "ok" }, { text: "\u3164" }] })] },
+      "questions[0].options[1].text",
+    );
   });
 
   it("keeps ordinary text, emoji, combining marks, RTL and CJK as sent", async () => {

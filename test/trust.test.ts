@@ -108,7 +108,7 @@ describe("what is graded is what was stored (§6)", () => {
     const trials = 40;
     // Staggered starts (in microtask turns, then in milliseconds), so that reads and writes of
     // the requests interleave differently from trial to trial.
-    const after = async (turns: number) => {
+    const staggered = async (turns: number) => {
       if (turns >= 40) return new Promise((resolve) => setTimeout(resolve, turns - 40));
       for (let i = 0; i < turns; i++) await Promise.resolve();
     };
@@ -118,14 +118,14 @@ describe("what is graded is what was stored (§6)", () => {
       });
       expect(sub.status).toBe(201);
       const puts = Array.from({ length: 6 }, (_, i) =>
-        after([0, 3, 8, 20, 40, 41][(i + trial) % 6]!).then(() =>
+        staggered([0, 3, 8, 20, 40, 41][(i + trial) % 6]!).then(() =>
           call(`/v1/submissions/${sub.json.id}/answers`, {
             method: "PUT",
             body: { answers: [{ question_id: quiz.ids[0], response: i % 2 === 0 }] },
           }),
         ),
       );
-      const grade = after([0, 5, 10, 30, 40, 41, 42][trial % 7]!).then(() =>
+      const grade = staggered([0, 5, 10, 30, 40, 41, 42][trial % 7]!).then(() =>
         call(`/v1/submissions/${sub.json.id}/grade`, { method: "POST" }),
       );
       const [graded, ...written] = await Promise.all([grade, ...puts]);
@@ -175,7 +175,14 @@ describe("bounded rows (§6)", () => {
     expectProblem(await submit([{ question_id: quiz.ids[0], response: "z" }]), 400, "validation_failed");
     expectProblem(await submit([{ question_id: quiz.ids[1], response: ["a", "a"] }]), 400, "validation_failed");
     expectProblem(await submit([{ question_id: quiz.ids[1], response: ["a", "x".repeat(64)] }]), 400, "validation_failed");
-    expect((await submit([{ question_id: quiz.ids[0], response: "b" }, { question_id: quiz.ids[1], response: ["b", "a"] }])).status).toBe(201);
+    expect(
+      (
+        await submit([
+          { question_id: quiz.ids[0], response: "b" },
+          { question_id: quiz.ids[1], response: ["b", "a"] },
+        ])
+      ).status,
+    ).toBe(201);
   });
 
   it("the worst-case quiz's graded submission row stays under D1's 1 000 000 bytes", async () => {
@@ -244,7 +251,7 @@ describe("refusal is cheap (§6)", () => {
       background.push(waitOnExecutionContext(ctx));
       return response.status;
     };
-    for (let i = 0; i < 3; i++) expect(await send("Bearer qz_at_guessed-token-number-" + i)).toBe(401);
+    for (let i = 0; i < 3; i++) expect(await send(`Bearer qz_at_guessed-token-number-${i}`)).toBe(401);
     const { key } = await seedApiKey(["quizzes:read"]);
     counting.reset();
     expect(await send(`Bearer ${key}`)).toBe(429);

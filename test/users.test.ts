@@ -70,9 +70,22 @@ describe("POST /v1/users", () => {
   });
 
   it("an invalid e-mail → 400 naming email", async () => {
-    for (const bad of ["not-an-email", "a@", "@example.com", "a b@example.com", "", "   ", `${"a".repeat(250)}@example.com`, 42, null]) {
+    for (const bad of [
+      "not-an-email",
+      "a@",
+      "@example.com",
+      "a b@example.com",
+      "",
+      "   ",
+      `${"a".repeat(250)}@example.com`,
+      42,
+      null,
+    ]) {
       const problem = expectProblem(await call("/v1/users", { body: { name: "X", email: bad } }), 400, "validation_failed");
-      expect(problem.errors?.map((e) => e.path), String(bad)).toEqual(["email"]);
+      expect(
+        problem.errors?.map((e) => e.path),
+        String(bad),
+      ).toEqual(["email"]);
     }
   });
 
@@ -110,7 +123,9 @@ describe("POST /v1/users", () => {
   it("concurrent registrations of one e-mail: exactly one wins", async () => {
     const address = email("race");
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => call("/v1/users", { body: { name: `R${i}`, email: i % 2 ? address.toUpperCase() : address } })),
+      Array.from({ length: 5 }, (_, i) =>
+        call("/v1/users", { body: { name: `R${i}`, email: i % 2 ? address.toUpperCase() : address } }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 201)) expectProblem(r, 409, "email_taken");
@@ -149,7 +164,13 @@ describe("PATCH /v1/users/{id}", () => {
     const address = email("new");
     const res = await call(`/v1/users/${user.id}`, { method: "PATCH", body: { name: " Renamed ", email: address } });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ id: user.id, name: "Renamed", email: address, role: "student", created_at: user.created_at });
+    expect(res.json).toMatchObject({
+      id: user.id,
+      name: "Renamed",
+      email: address,
+      role: "student",
+      created_at: user.created_at,
+    });
     expect(res.json.updated_at > user.updated_at).toBe(true);
     const role = await call(`/v1/users/${user.id}`, { method: "PATCH", body: { role: "admin" } });
     expect(role.json).toMatchObject({ name: "Renamed", email: address, role: "admin" });
@@ -193,7 +214,10 @@ describe("PATCH /v1/users/{id}", () => {
     ];
     for (const [body, path] of cases) {
       const problem = expectProblem(await call(`/v1/users/${user.id}`, { method: "PATCH", body }), 400, "validation_failed");
-      expect(problem.errors?.map((e) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        problem.errors?.map((e) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect((await call(`/v1/users/${user.id}`)).json).toEqual(user);
   });
@@ -297,7 +321,10 @@ describe("GET /v1/users", () => {
     ];
     for (const [query, path] of cases) {
       const problem = expectProblem(await call(`/v1/users?${query}`), 400, "validation_failed");
-      expect(problem.errors?.map((e) => e.path), query).toContain(path);
+      expect(
+        problem.errors?.map((e) => e.path),
+        query,
+      ).toContain(path);
     }
   });
 

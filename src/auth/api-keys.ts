@@ -1,8 +1,11 @@
 import { eq } from "drizzle-orm";
-import { apiKeys } from "../db/schema";
+import { apiKeys } from "../db/auth-schema";
+import { displayPrefix, generateApiKey } from "../domain/credential-format";
 import type { Database } from "../env";
 import { sha256Hex } from "../lib/crypto";
+import { newId } from "../lib/ids";
 import { kvKeys } from "../lib/kv-keys";
+import { isoNow } from "../lib/time";
 
 /** What authentication needs to know of a key; cached in KV under the key's hash. */
 export interface ApiKeyRecord {
@@ -17,14 +20,14 @@ export interface ApiKeyRecord {
  * a revocation or rotation made elsewhere is seen (plus KV's own propagation, up to ~60 s).
  * 60 s is also the shortest expiration KV accepts.
  */
-export const API_KEY_CACHE_TTL_SECONDS = 60;
+const API_KEY_CACHE_TTL_SECONDS = 60;
 
 /**
  * A verified record also stays in the isolate's memory this long, so that a warm request costs
  * no KV read at all. It adds this much to the staleness bound of a change made elsewhere; a
  * change made through this isolate replaces the memory copy at once.
  */
-export const API_KEY_MEMORY_TTL_MS = 10_000;
+const API_KEY_MEMORY_TTL_MS = 10_000;
 const MEMORY_CACHE_ENTRIES = 10_000;
 const memory = new Map<string, { record: ApiKeyRecord; until: number }>();
 
@@ -38,12 +41,31 @@ const UNKNOWN: ApiKeyRecord = { id: "", scopes: [], expires_at: null, revoked: t
 
 export type Row = typeof apiKeys.$inferSelect;
 
-export const toRecord = (row: Row): ApiKeyRecord => ({
+const toRecord = (row: Row): ApiKeyRecord => ({
   id: row.id,
   scopes: row.scopes,
   expires_at: row.expiresAt,
   revoked: row.revokedAt !== null,
 });
+
+/** A new key row and the key itself, which exists only in the caller's hands from here on. */
+export async function newApiKey(input: { name: string; scopes: string[]; expiresAt: string | null }) {
+  const key = generateApiKey();
+  const row: Row = {
+    id: newId("apiKey"),
+    name: input.name,
+    keyHash: await sha256Hex(key),
+    prefix: displayPrefix(key),
+    scopes: input.scopes,
+    createdAt: isoNow(),
+    expiresAt: input.expiresAt,
+    revokedAt: null,
+    rotatedTo: null,
+    lastUsedAt: null,
+    totalRequests: 0,
+  };
+  return { key, row };
+}
 
 /**
  * Finds the key: from isolate memory when it was seen in the last API_KEY_MEMORY_TTL_MS, else

@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { revealsKeys } from "../domain/reveal";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { REALM, type Scope, hasScope } from "../lib/scopes";
+import { hasScope, REALM, type Scope } from "../lib/scopes";
 import { idempotency } from "./idempotency";
 
 /**
@@ -39,8 +40,8 @@ export function scoped(scope: Scope) {
 /** Any valid credential, whatever its scopes. */
 export const authenticated = { security: securityFor([]) };
 
-/** Answer keys are shown only to callers that could have written them. */
+/** Whether the caller sees questions' answer keys: the credential read here, the rule in domain/reveal. */
 export function canSeeAnswerKeys(c: Context<AppEnv>): boolean {
   const credential = c.get("credential");
-  return credential !== undefined && hasScope(credential.scopes, "quizzes:write");
+  return credential !== undefined && revealsKeys(credential.scopes);
 }

@@ -4,7 +4,7 @@ import type { AppEnv, Credential } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { IDEMPOTENCY_TTL_SECONDS, kvKeys, kvTtl } from "../lib/kv-keys";
-import { logUnexpectedError } from "../middleware/errors";
+import { logUnexpectedError } from "../lib/log";
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** The response headers a replay repeats. */
@@ -64,7 +64,7 @@ async function open(record: IdempotencyRecord, owner: string, key: string): Prom
  * Whom a kept answer belongs to: the API key, or the OAuth grant with exactly these scopes. A
  * client's other grants, or a narrower token of the same grant, never see each other's answers.
  */
-export async function replayOwner(credential: Credential): Promise<string> {
+async function replayOwner(credential: Credential): Promise<string> {
   if (credential.type === "api_key") return credential.id;
   const scopes = [...credential.scopes].sort().join(" ");
   return `${credential.id}.${await sha256Hex(`${credential.grant_id ?? ""}\n${scopes}`)}`;
@@ -73,10 +73,13 @@ export async function replayOwner(credential: Credential): Promise<string> {
 /** Requests being executed by this isolate, so that a concurrent duplicate waits for the answer. */
 const inFlight = new Map<string, { requestHash: string; answer: Promise<StoredAnswer | null> }>();
 
-const reused = () =>
-  new ApiError(409, "idempotency_key_reused", "This Idempotency-Key was used with a different request.");
+const reused = () => new ApiError(409, "idempotency_key_reused", "This Idempotency-Key was used with a different request.");
 const inProgress = () =>
-  new ApiError(409, "idempotency_key_in_progress", "A request with this Idempotency-Key is still being processed; retry shortly.");
+  new ApiError(
+    409,
+    "idempotency_key_in_progress",
+    "A request with this Idempotency-Key is still being processed; retry shortly.",
+  );
 
 /** The stored answer, with the headers this request has gathered so far (request id, rate limit). */
 function replay(c: Context<AppEnv>, answer: StoredAnswer): Response {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { apiKeyUsage, apiKeys } from "../db/schema";
+import { apiKeys, apiKeyUsage } from "../db/auth-schema";
 import type { Database } from "../env";
+import { log } from "../lib/log";
 
 /**
  * API key usage is counted in isolate memory and written to D1 by one batch at most every
@@ -8,7 +9,7 @@ import type { Database } from "../env";
  * counts are current within a few seconds. An isolate that is evicted before its flush loses
  * at most that window of counts.
  */
-export const USAGE_FLUSH_DELAY_MS = 1000;
+const USAGE_FLUSH_DELAY_MS = 1000;
 
 interface Pending {
   keyId: string;
@@ -79,6 +80,6 @@ async function flushUsage(db: Database): Promise<void> {
       const current = pending.get(slot);
       pending.set(slot, current ? { ...current, requests: current.requests + e.requests, errors: current.errors + e.errors } : e);
     }
-    console.error(JSON.stringify({ level: "error", message: "usage flush failed", error: String(error) }));
+    log.error("usage flush failed", { error: String(error) });
   }
 }

@@ -1,5 +1,10 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { SubmittedAnswer } from "../domain/answers";
+import { QUESTION_TYPES, type QuestionFeedback } from "../domain/questions";
+import type { QuizSettings } from "../domain/quiz-settings";
+import { SUBMISSION_STATUSES } from "../domain/submissions";
+import { ROLES } from "../domain/users";
 
 // Timestamps are ISO 8601 UTC strings with milliseconds: they sort as text and are what the API shows.
 
@@ -7,16 +12,10 @@ export const quizzes = sqliteTable("quizzes", {
   id: text("id").primaryKey(),
   title: text("title").notNull(),
   description: text("description").notNull().default(""),
-  settings: text("settings", { mode: "json" }).$type<QuizSettingsRow>().notNull(),
+  settings: text("settings", { mode: "json" }).$type<QuizSettings>().notNull(),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });
-
-export interface QuizSettingsRow {
-  max_attempts: number | null;
-  feedback_bands: { min_score: number; message: string }[];
-  show_correct_answers: boolean;
-}
 
 export const questions = sqliteTable(
   "questions",
@@ -26,12 +25,12 @@ export const questions = sqliteTable(
       .notNull()
       .references(() => quizzes.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
-    type: text("type").notNull(),
+    type: text("type", { enum: QUESTION_TYPES }).notNull(),
     prompt: text("prompt").notNull(),
     points: real("points").notNull(),
     /** The type's key fields (options, correct answers, tolerance, …) as validated JSON. */
     definition: text("definition", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    feedback: text("feedback", { mode: "json" }).$type<{ correct?: string; incorrect?: string }>().notNull(),
+    feedback: text("feedback", { mode: "json" }).$type<QuestionFeedback>().notNull(),
     explanation: text("explanation"),
     /** 1 at creation, +1 for every change to what grading reads (key, options, scoring, points). */
     version: integer("version").notNull().default(1),
@@ -51,10 +50,10 @@ export const questionVersions = sqliteTable(
   {
     questionId: text("question_id").notNull(),
     version: integer("version").notNull(),
-    type: text("type").notNull(),
+    type: text("type", { enum: QUESTION_TYPES }).notNull(),
     points: real("points").notNull(),
     definition: text("definition", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    feedback: text("feedback", { mode: "json" }).$type<{ correct?: string; incorrect?: string }>().notNull(),
+    feedback: text("feedback", { mode: "json" }).$type<QuestionFeedback>().notNull(),
     explanation: text("explanation"),
     createdAt: text("created_at").notNull(),
   },
@@ -70,7 +69,7 @@ export const users = sqliteTable(
     email: text("email"),
     /** Lower-cased e-mail: the unique key that makes e-mail uniqueness case-insensitive. */
     emailNormalized: text("email_normalized"),
-    role: text("role", { enum: ["student", "instructor", "admin"] }).notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     deletedAt: text("deleted_at"),
@@ -90,8 +89,8 @@ export const submissions = sqliteTable(
       .references(() => users.id),
     /** 1-based attempt number of this user at this quiz; unique, so max_attempts holds under races. */
     attempt: integer("attempt").notNull(),
-    status: text("status", { enum: ["open", "graded"] }).notNull(),
-    answers: text("answers", { mode: "json" }).$type<{ question_id: string; response: unknown }[]>().notNull(),
+    status: text("status", { enum: SUBMISSION_STATUSES }).notNull(),
+    answers: text("answers", { mode: "json" }).$type<SubmittedAnswer[]>().notNull(),
     /** +1 on every answers write; the grade claims the submission only at the revision it graded. */
     answersRevision: integer("answers_revision").notNull().default(0),
     score: real("score"),
@@ -158,96 +157,3 @@ export const userStats = sqliteTable("user_stats", {
   maxScore: real("max_score"),
   lastGradedAt: text("last_graded_at"),
 });
-
-export const apiKeys = sqliteTable(
-  "api_keys",
-  {
-    id: text("id").primaryKey(),
-    name: text("name").notNull(),
-    /** SHA-256 of the key, hex. The key itself is shown once and never stored. */
-    keyHash: text("key_hash").notNull(),
-    /** The first characters of the key, safe to show, to help people tell keys apart. */
-    prefix: text("prefix").notNull(),
-    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
-    createdAt: text("created_at").notNull(),
-    expiresAt: text("expires_at"),
-    revokedAt: text("revoked_at"),
-    /** The key that replaced this one by rotation. */
-    rotatedTo: text("rotated_to"),
-    lastUsedAt: text("last_used_at"),
-    totalRequests: integer("total_requests").notNull().default(0),
-  },
-  (t) => [uniqueIndex("api_keys_key_hash_idx").on(t.keyHash)],
-);
-
-export const apiKeyUsage = sqliteTable(
-  "api_key_usage",
-  {
-    keyId: text("key_id").notNull(),
-    /** UTC day, YYYY-MM-DD. */
-    date: text("date").notNull(),
-    requests: integer("requests").notNull().default(0),
-    errors: integer("errors").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.keyId, t.date] })],
-);
-
-export const oauthClients = sqliteTable("oauth_clients", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  /** SHA-256 of the client secret, hex. */
-  secretHash: text("secret_hash").notNull(),
-  scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
-  createdAt: text("created_at").notNull(),
-  updatedAt: text("updated_at").notNull(),
-  secretRotatedAt: text("secret_rotated_at"),
-});
-
-/**
- * One row per OAuth grant (token family). Its state changes only by conditional UPDATEs on
- * `generation`, so concurrent refreshes and revocations serialise in D1.
- */
-export const oauthTokenFamilies = sqliteTable(
-  "oauth_token_families",
-  {
-    id: text("id").primaryKey(),
-    clientId: text("client_id").notNull(),
-    /** The scopes of the original grant: the most a refresh may ask for. */
-    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
-    /** +1 per rotation of the refresh token. */
-    generation: integer("generation").notNull().default(0),
-    /** SHA-256 of the current refresh token and of the one it replaced. */
-    currentHash: text("current_hash").notNull(),
-    previousHash: text("previous_hash"),
-    /** Unix seconds when the current refresh token was issued (the lost-response grace runs from here). */
-    currentIssuedAt: integer("current_issued_at").notNull(),
-    /** Unix seconds when the current refresh token expires. */
-    expiresAt: integer("expires_at").notNull(),
-    revokedAt: text("revoked_at"),
-    createdAt: text("created_at").notNull(),
-  },
-  (t) => [index("oauth_token_families_client_idx").on(t.clientId)],
-);
-
-/** Every refresh token a family issued (by hash), so that an old one coming back is recognised as reuse. */
-export const oauthRefreshTokens = sqliteTable(
-  "oauth_refresh_tokens",
-  {
-    hash: text("hash").primaryKey(),
-    familyId: text("family_id").notNull(),
-    expiresAt: integer("expires_at").notNull(),
-  },
-  (t) => [index("oauth_refresh_tokens_family_idx").on(t.familyId)],
-);
-
-/** Every access token a family issued, recorded before it is returned, so that revoking finds them all. */
-export const oauthAccessTokens = sqliteTable(
-  "oauth_access_tokens",
-  {
-    hash: text("hash").primaryKey(),
-    familyId: text("family_id").notNull(),
-    clientId: text("client_id").notNull(),
-    expiresAt: integer("expires_at").notNull(),
-  },
-  (t) => [index("oauth_access_tokens_family_idx").on(t.familyId), index("oauth_access_tokens_client_idx").on(t.clientId)],
-);

@@ -14,7 +14,7 @@ const API_KEY_PATTERN = /^qz_live_[0-9A-Za-z]{38}$/;
 /** OAuth tokens and client secrets are opaque random strings with a prefix that names their kind. */
 export const ACCESS_TOKEN_PREFIX = "qz_at_";
 export const REFRESH_TOKEN_PREFIX = "qz_rt_";
-export const CLIENT_SECRET_PREFIX = "qz_cs_";
+const CLIENT_SECRET_PREFIX = "qz_cs_";
 const TOKEN_RANDOM_LENGTH = 43; // ≈256 bits of base62
 
 function checksum(body: string): string {

@@ -1,80 +1,12 @@
 /**
- * Pure grading engine: no I/O; it imports only lib's text rules. Questions arrive already
- * validated; responses are type-checked here only defensively.
- *
- * Points are summed in integer micro-points (1 point = 1 000 000). Points have
- * at most 6 decimals, so the conversion is exact and totals never drift
- * (0.1 + 0.2 is 0.3, not 0.30000000000000004). Numbers are produced only for
- * output, as micro / 1e6, which is the double nearest the exact decimal.
+ * Pure grading engine: no I/O. Questions arrive already validated; responses are type-checked
+ * here only defensively (isResponseValidFor). Points are summed exactly, in micro-points.
  */
 
-import { TEXT_MESSAGES, forbiddenControlCharacter, isWellFormedUnicode } from "../lib/text";
-
-export type QuestionType = "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric";
-
-export interface ChoiceOption {
-  id: string;
-  text: string;
-}
-
-export interface QuestionFeedback {
-  correct?: string | null;
-  incorrect?: string | null;
-}
-
-interface QuestionBase {
-  id: string;
-  points: number;
-  feedback: QuestionFeedback;
-  explanation?: string | null;
-}
-
-export interface SingleChoiceQuestion extends QuestionBase {
-  type: "single_choice";
-  options: ChoiceOption[];
-  correct_option_id: string;
-}
-
-export interface MultipleChoiceQuestion extends QuestionBase {
-  type: "multiple_choice";
-  options: ChoiceOption[];
-  correct_option_ids: string[];
-  scoring: "all_or_nothing" | "partial";
-}
-
-export interface TrueFalseQuestion extends QuestionBase {
-  type: "true_false";
-  correct: boolean;
-}
-
-export interface ShortTextQuestion extends QuestionBase {
-  type: "short_text";
-  accepted_answers: string[];
-  case_sensitive: boolean;
-}
-
-export interface NumericQuestion extends QuestionBase {
-  type: "numeric";
-  correct_value: number;
-  tolerance: number;
-}
-
-export type GradableQuestion =
-  | SingleChoiceQuestion
-  | MultipleChoiceQuestion
-  | TrueFalseQuestion
-  | ShortTextQuestion
-  | NumericQuestion;
-
-export interface FeedbackBand {
-  min_score: number;
-  message: string;
-}
-
-export interface SubmittedAnswer {
-  question_id: string;
-  response: unknown;
-}
+import { isResponseValidFor, type SubmittedAnswer } from "./answers";
+import { fromMicro, toMicro } from "./points";
+import type { GradableQuestion, QuestionType } from "./questions";
+import type { FeedbackBand } from "./quiz-settings";
 
 export interface AnswerResult {
   question_id: string;
@@ -96,10 +28,6 @@ export interface GradeResult {
   feedback: string;
   answers: AnswerResult[];
 }
-
-const MICRO = 1_000_000;
-const toMicro = (points: number): number => Math.round(points * MICRO);
-const fromMicro = (micro: number): number => micro / MICRO;
 
 /**
  * Round-half-up division of non-negative integers. BigInt because numerators
@@ -129,62 +57,6 @@ export function normalizeText(s: string, caseSensitive: boolean): string {
 function withinTolerance(response: number, value: number, tolerance: number): boolean {
   const slack = 1e-9 * Math.max(1, Math.abs(response), Math.abs(value));
   return Math.abs(response - value) <= tolerance + slack;
-}
-
-/** The longest short-text response, in UTF-16 code units (§6: rows stay bounded). */
-export const MAX_SHORT_TEXT_RESPONSE_LENGTH = 1_000;
-
-/** Why a response does not fit its question (shape, bounds, option ids), or undefined when it does. */
-export function responseProblem(question: GradableQuestion, response: unknown): string | undefined {
-  switch (question.type) {
-    case "single_choice":
-      if (typeof response !== "string") return "must be an option id (a string)";
-      return question.options.some((o) => o.id === response) ? undefined : "must be one of the question's option ids";
-    case "short_text":
-      if (typeof response !== "string") return "must be a string";
-      if (response.length > MAX_SHORT_TEXT_RESPONSE_LENGTH)
-        return `must be at most ${MAX_SHORT_TEXT_RESPONSE_LENGTH} characters`;
-      if (!isWellFormedUnicode(response)) return TEXT_MESSAGES.lone_surrogate;
-      // Tab, line feed and carriage return are allowed; other control characters are not.
-      return forbiddenControlCharacter(response, true) === undefined ? undefined : TEXT_MESSAGES.control;
-    case "true_false":
-      return typeof response === "boolean" ? undefined : "must be a boolean";
-    case "numeric":
-      return typeof response === "number" && Number.isFinite(response) ? undefined : "must be a finite number";
-    case "multiple_choice": {
-      if (!Array.isArray(response)) return "must be an array of option ids";
-      const ids = new Set(question.options.map((o) => o.id));
-      const seen = new Set<string>();
-      // for..of (unlike every) visits holes of sparse arrays as undefined.
-      for (const item of response) {
-        if (typeof item !== "string" || !ids.has(item)) return "must hold only the question's option ids";
-        if (seen.has(item)) return "must not repeat an option id";
-        seen.add(item);
-      }
-      return undefined;
-    }
-  }
-}
-
-/**
- * Whether a response has its question type's shape, which is all grading needs: stored answers
- * passed responseProblem when they were written, and grading stays defined for any input.
- */
-export function isResponseValidFor(question: GradableQuestion, response: unknown): boolean {
-  switch (question.type) {
-    case "single_choice":
-    case "short_text":
-      return typeof response === "string";
-    case "true_false":
-      return typeof response === "boolean";
-    case "numeric":
-      return typeof response === "number" && Number.isFinite(response);
-    case "multiple_choice":
-      if (!Array.isArray(response)) return false;
-      // for..of (unlike every) visits holes of sparse arrays as undefined.
-      for (const item of response) if (typeof item !== "string") return false;
-      return true;
-  }
 }
 
 /** Returns earned micro-points; `response` must already pass isResponseValidFor. */
@@ -248,11 +120,7 @@ export function pickFeedback(score: number, bands: FeedbackBand[]): string | nul
   return best === null ? null : best.message;
 }
 
-export function gradeSubmission(
-  questions: GradableQuestion[],
-  answers: SubmittedAnswer[],
-  bands: FeedbackBand[],
-): GradeResult {
+export function gradeSubmission(questions: GradableQuestion[], answers: SubmittedAnswer[], bands: FeedbackBand[]): GradeResult {
   // Later entries overwrite earlier ones (last answer wins); ids of deleted
   // questions stay in the map but are never looked up.
   const responses = new Map<string, unknown>();
@@ -285,10 +153,7 @@ export function gradeSubmission(
   });
 
   // Percentage in hundredths, rounded half up on the exact integer ratio.
-  const score =
-    possibleTotal === 0
-      ? 0
-      : Number(divRoundHalfUp(BigInt(earnedTotal) * 10_000n, BigInt(possibleTotal))) / 100;
+  const score = possibleTotal === 0 ? 0 : Number(divRoundHalfUp(BigInt(earnedTotal) * 10_000n, BigInt(possibleTotal))) / 100;
 
   return {
     score,

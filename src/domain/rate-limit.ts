@@ -3,12 +3,7 @@
  * count means for a request, and the IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers).
  */
 
-export interface RateLimitPolicy {
-  /** The policy's name in the headers: "default" for credentials, "anonymous" per IP, "token" for /oauth/*. */
-  name: string;
-  limit: number;
-  windowSeconds: number;
-}
+import type { RateLimitPolicy } from "../lib/config";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -41,10 +36,4 @@ export function rateLimitHeaders(policy: RateLimitPolicy, decision: RateLimitDec
     RateLimit: `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`,
     ...(decision.allowed ? {} : { "Retry-After": String(decision.resetSeconds) }),
   };
-}
-
-/** A positive integer from a wrangler.toml var, or the fallback when it is missing or malformed. */
-export function positiveInt(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
 }

@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { REALM } from "./scopes";
 
 /** One invalid field, as listed in a problem body's `errors`. */
 export interface FieldError {
@@ -21,9 +22,9 @@ const TITLES: Record<number, string> = {
 };
 
 /**
- * The one error type of the service. Anything thrown while handling a request ends up in
- * `onError`, which writes an ApiError as an RFC 9457 problem body and anything else as a
- * generic 500 (logged with the request id, never echoed).
+ * The error type of the service, but for the OAuth endpoints (OAuthError below). Anything thrown
+ * while handling a request ends up in `onError`, which writes an ApiError as an RFC 9457 problem
+ * body and anything else as a generic 500 (logged with the request id, never echoed).
  */
 export class ApiError extends Error {
   constructor(
@@ -56,7 +57,7 @@ export function errorChainText(error: unknown): string {
   return parts.join("\n");
 }
 
-export function describeFieldErrors(errors: FieldError[]): string {
+function describeFieldErrors(errors: FieldError[]): string {
   const first = errors[0];
   if (!first) return "The request is invalid.";
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
@@ -84,3 +85,44 @@ export function problemBody(error: ApiError, requestId: string): ProblemBody {
     ...(error.options.errors ? { errors: error.options.errors } : {}),
   };
 }
+
+/**
+ * The OAuth endpoints (/oauth/*) answer errors in RFC 6749 §5.2's shape, `{ error,
+ * error_description }`, not as problem details: OAuth client libraries parse that shape and
+ * nothing else. `onError` writes it for every error thrown under /oauth/*.
+ * temporarily_unavailable (RFC 6749 §4.1.2.1) answers the endpoints' per-IP rate limit.
+ */
+export const OAUTH_ERROR_CODES = [
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unsupported_grant_type",
+  "invalid_scope",
+  "server_error",
+  "temporarily_unavailable",
+] as const;
+export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
+
+/** Token responses and their errors must not be cached (RFC 6749 §5.1); Pragma for HTTP/1.0 caches. */
+export const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" } as const;
+
+type OAuthErrorStatus = 400 | 401 | 405 | 413 | 429 | 500;
+
+export class OAuthError extends Error {
+  constructor(
+    readonly error: OAuthErrorCode,
+    /** Shown to the client. RFC 6749 allows only printable ASCII without `"` and `\`; never echo input here. */
+    readonly description: string,
+    readonly status: OAuthErrorStatus = error === "invalid_client" ? 401 : 400,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+    this.name = "OAuthError";
+  }
+}
+
+export const invalidRequest = (description: string) => new OAuthError("invalid_request", description);
+
+/** RFC 6749 §5.2: a failed client authentication is a 401 with a challenge for the scheme we accept. */
+export const invalidClient = (description = "Client authentication failed.") =>
+  new OAuthError("invalid_client", description, 401, { "WWW-Authenticate": `Basic realm="${REALM}"` });

@@ -1,5 +1,5 @@
-import { monotonicFactory } from "ulidx";
 import { z } from "@hono/zod-openapi";
+import { monotonicFactory } from "ulidx";
 
 /** Resource id prefixes; the rest of an id is a lower-case ULID, so ids sort by creation time. */
 export const ID_PREFIX = {
@@ -32,5 +32,8 @@ export function isId(kind: IdKind, value: string): boolean {
 export function idSchema(kind: IdKind) {
   // The pattern fixes the length; maxLength says so to clients and linters that do not read patterns.
   const length = ID_PREFIX[kind].length + 1 + 26;
-  return z.string().regex(patterns[kind]).openapi({ maxLength: length, example: `${ID_PREFIX[kind]}_01kamz3f7c9n0p8s6e5vwx2y4r` });
+  return z
+    .string()
+    .regex(patterns[kind])
+    .openapi({ maxLength: length, example: `${ID_PREFIX[kind]}_01kamz3f7c9n0p8s6e5vwx2y4r` });
 }

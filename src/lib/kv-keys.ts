@@ -19,7 +19,7 @@ export const kvKeys = {
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 /** KV refuses expirations less than 60 seconds away. */
-export const KV_MIN_EXPIRATION_TTL_SECONDS = 60;
+const KV_MIN_EXPIRATION_TTL_SECONDS = 60;
 
 /** An expirationTtl KV accepts for something that must live `seconds`. */
 export const kvTtl = (seconds: number) => Math.max(Math.ceil(seconds), KV_MIN_EXPIRATION_TTL_SECONDS);

@@ -43,7 +43,8 @@ const oauthProblem = (description: string): Response => ({
  */
 const CONFLICTING_CREDENTIALS =
   "X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key).";
-const IDEMPOTENCY_CONFLICT = "The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress).";
+const IDEMPOTENCY_CONFLICT =
+  "The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress).";
 const BODY_TOO_LARGE = "The body is larger than 1 MiB.";
 const NOT_JSON = "A body was sent that is not application/json.";
 const INTERNAL = "An unexpected error; the answer names only the request id (internal_error), the log has the rest.";
@@ -63,7 +64,8 @@ function addIntegerFormats(node: unknown): void {
   const type = schema.type;
   if ((type === "integer" || (Array.isArray(type) && type.includes("integer"))) && schema.format === undefined) {
     const fits = (v: unknown) => typeof v === "number" && Math.abs(v) <= 2 ** 31 - 1;
-    schema.format = fits(schema.minimum ?? schema.exclusiveMinimum) && fits(schema.maximum ?? schema.exclusiveMaximum) ? "int32" : "int64";
+    schema.format =
+      fits(schema.minimum ?? schema.exclusiveMinimum) && fits(schema.maximum ?? schema.exclusiveMaximum) ? "int32" : "int64";
   }
   for (const value of Object.values(schema)) addIntegerFormats(value);
 }
@@ -94,8 +96,14 @@ export function openApiDocument(app: Pick<OpenAPIHono, "getOpenAPI31Document">, 
   };
   document.components.headers = {
     ...document.components.headers,
-    "X-Request-Id": { description: "The request's id (the caller's, if sane), also in problem bodies.", schema: { type: "string", maxLength: 255 } },
-    RateLimit: { description: 'Remaining requests and seconds to reset: "default";r=599;t=42.', schema: { type: "string", maxLength: 100 } },
+    "X-Request-Id": {
+      description: "The request's id (the caller's, if sane), also in problem bodies.",
+      schema: { type: "string", maxLength: 255 },
+    },
+    RateLimit: {
+      description: 'Remaining requests and seconds to reset: "default";r=599;t=42.',
+      schema: { type: "string", maxLength: 100 },
+    },
     "RateLimit-Policy": { description: 'The policy: "default";q=600;w=60.', schema: { type: "string", maxLength: 100 } },
     "Retry-After": { description: "Seconds to wait (429 only).", schema: { type: "integer", minimum: 0, maximum: 86_400 } },
   };

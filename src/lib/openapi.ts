@@ -1,4 +1,4 @@
-import { OpenAPIHono, type RouteConfig, type RouteHandler, createRoute, z } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { validationHook } from "./validation";
 
@@ -20,7 +20,7 @@ export function defineRoute<P extends string, R extends Omit<RouteConfig, "path"
 
 export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
 
-export const ProblemSchema = z
+const ProblemSchema = z
   .object({
     type: z.string().openapi({ example: "/problems/validation_failed" }),
     title: z.string().openapi({ example: "Bad Request" }),

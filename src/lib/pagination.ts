@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { type IdKind, isId } from "./ids";
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
 
 const CURSOR_VERSION = 1;
 /** Longer cursors are refused unread (a cursor is base64url of a short JSON object). */
@@ -14,7 +14,7 @@ const MAX_CURSOR_LENGTH = 200;
  * position). Ids are time-ordered ULIDs, so `WHERE id > :after ORDER BY id LIMIT n` is keyset
  * pagination whose cost does not grow with depth.
  */
-export function encodeCursor(after: string | number): string {
+function encodeCursor(after: string | number): string {
   return btoa(JSON.stringify({ v: CURSOR_VERSION, after }))
     .replaceAll("+", "-")
     .replaceAll("/", "_")
@@ -28,7 +28,7 @@ function isSortKey(kind: SortKind, after: unknown): boolean {
   return typeof after === "string" && isId(kind, after);
 }
 
-export function decodeCursor<K extends SortKind>(cursor: string, kind: K): (K extends "position" ? number : string) | null {
+function decodeCursor<K extends SortKind>(cursor: string, kind: K): (K extends "position" ? number : string) | null {
   try {
     if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
     const json = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
@@ -52,7 +52,14 @@ export function pageQuery<K extends SortKind>(kind: K) {
       .pipe(z.number().int().min(1).max(MAX_PAGE_SIZE))
       .optional()
       .transform((limit) => limit ?? DEFAULT_PAGE_SIZE)
-      .openapi({ type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Page size, 1–${MAX_PAGE_SIZE}.`, example: DEFAULT_PAGE_SIZE }),
+      .openapi({
+        type: "integer",
+        minimum: 1,
+        maximum: MAX_PAGE_SIZE,
+        default: DEFAULT_PAGE_SIZE,
+        description: `Page size, 1–${MAX_PAGE_SIZE}.`,
+        example: DEFAULT_PAGE_SIZE,
+      }),
     cursor: z
       .string()
       .optional()
@@ -65,7 +72,11 @@ export function pageQuery<K extends SortKind>(kind: K) {
         }
         return after;
       })
-      .openapi({ type: "string", maxLength: MAX_CURSOR_LENGTH, description: "Opaque cursor from a previous page's next_cursor." }),
+      .openapi({
+        type: "string",
+        maxLength: MAX_CURSOR_LENGTH,
+        description: "Opaque cursor from a previous page's next_cursor.",
+      }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { ApiError, validationFailed, type FieldError } from "./errors";
+import { ApiError, type FieldError, validationFailed } from "./errors";
 
 /** Turns zod issues into the problem body's `errors`; unknown fields are named one by one. */
 export function fieldErrors(error: z.ZodError, prefix = ""): FieldError[] {

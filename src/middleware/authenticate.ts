@@ -20,7 +20,10 @@ const invalid = (description: string) =>
   });
 
 /** Reads the credential from the request's headers; undefined when there is none. */
-function presented(headers: { apiKey?: string; authorization?: string }): { value: string; via: "x-api-key" | "bearer" } | undefined {
+function presented(headers: {
+  apiKey?: string;
+  authorization?: string;
+}): { value: string; via: "x-api-key" | "bearer" } | undefined {
   let bearer: string | undefined;
   if (headers.authorization !== undefined) {
     const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(headers.authorization);
@@ -41,7 +44,8 @@ async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
     const given = presented({ apiKey: c.req.header("x-api-key"), authorization: c.req.header("authorization") });
     if (!given) return missing();
     if (given.value.startsWith(ACCESS_TOKEN_PREFIX)) {
-      if (given.via === "x-api-key") return invalid("X-API-Key carries API keys only; send access tokens as Authorization: Bearer.");
+      if (given.via === "x-api-key")
+        return invalid("X-API-Key carries API keys only; send access tokens as Authorization: Bearer.");
       refuseIpOverBudget(c);
       const token = await readAccessToken(c.env.KV, given.value);
       if (!token) return invalid("The access token is invalid, expired or revoked.");
@@ -89,8 +93,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     try {
       await next();
     } finally {
-      if (outcome.type === "api_key")
-        recordUsage(c.var.db, outcome.id, c.res.status >= 400, (p) => c.executionCtx.waitUntil(p));
+      if (outcome.type === "api_key") recordUsage(c.var.db, outcome.id, c.res.status >= 400, (p) => c.executionCtx.waitUntil(p));
     }
   };
 }

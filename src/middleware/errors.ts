@@ -1,35 +1,34 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
-import { ApiError, problemBody } from "../lib/errors";
+import { ApiError, NO_STORE, OAuthError, problemBody } from "../lib/errors";
+import { logUnexpectedError } from "../lib/log";
 
-export function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
+function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.options.headers ?? {})) c.header(name, value);
   return c.body(JSON.stringify(problemBody(error, c.get("requestId") ?? "")), error.status, {
     "Content-Type": "application/problem+json",
   });
 }
 
-/**
- * Logs an error no handler expected, with the request id the caller was given, so that a 500
- * can be traced. Never the request's headers or body: they may carry credentials.
- */
-export function logUnexpectedError(c: Context<AppEnv>, err: unknown): void {
-  console.error(
-    JSON.stringify({
-      level: "error",
-      request_id: c.get("requestId"),
-      method: c.req.method,
-      path: new URL(c.req.url).pathname,
-      // Drizzle's messages end with the query's bound values (names, e-mails, hashes): cut them.
-      error: (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).split("\nparams:")[0],
-      stack: err instanceof Error ? err.stack : undefined,
-    }),
-  );
+/** RFC 6749 §5.2's body, never cached. */
+function oauthErrorResponse(c: Context<AppEnv>, error: OAuthError): Response {
+  return c.json({ error: error.error, error_description: error.description }, error.status, { ...NO_STORE, ...error.headers });
 }
 
-/** The one error path: ApiErrors become problem bodies; anything else is logged and becomes a bare 500. */
+const UNEXPECTED = "An unexpected error occurred; quote the request id.";
+
+/**
+ * The one error path. Under /oauth/* every error is answered in RFC 6749 §5.2's shape: an
+ * OAuthError as itself, anything else logged and answered as server_error. Elsewhere ApiErrors
+ * become problem bodies, and anything else is logged and becomes a bare 500.
+ */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (c.req.path.startsWith("/oauth/")) {
+    if (err instanceof OAuthError) return oauthErrorResponse(c, err);
+    logUnexpectedError(c, err);
+    return oauthErrorResponse(c, new OAuthError("server_error", UNEXPECTED, 500));
+  }
   if (err instanceof ApiError) return problemResponse(c, err);
   if (err instanceof HTTPException && err.status < 500) {
     // Hono's own 4xx: the JSON validator's parse failure is the common one.
@@ -44,7 +43,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     );
   }
   logUnexpectedError(c, err);
-  return problemResponse(c, new ApiError(500, "internal_error", "An unexpected error occurred; quote the request id."));
+  return problemResponse(c, new ApiError(500, "internal_error", UNEXPECTED));
 };
 
 interface KnownRoute {

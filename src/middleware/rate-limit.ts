@@ -1,26 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { type RateLimitDecision, type RateLimitPolicy, positiveInt, rateLimitHeaders } from "../domain/rate-limit";
+import { type RateLimitDecision, rateLimitHeaders } from "../domain/rate-limit";
 import type { AppEnv } from "../env";
-import { ApiError } from "../lib/errors";
+import { config, type RateLimitPolicy } from "../lib/config";
+import { ApiError, OAuthError } from "../lib/errors";
 import { kvRateLimiter } from "../rate-limit/kv-rate-limiter";
-
-const policies = (env: Env) => ({
-  default: {
-    name: "default",
-    limit: positiveInt(env.RATE_LIMIT_REQUESTS, 600),
-    windowSeconds: positiveInt(env.RATE_LIMIT_WINDOW_SECONDS, 60),
-  },
-  anonymous: {
-    name: "anonymous",
-    limit: positiveInt(env.ANONYMOUS_RATE_LIMIT_REQUESTS, 60),
-    windowSeconds: positiveInt(env.ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS, 60),
-  },
-  token: {
-    name: "token",
-    limit: positiveInt(env.TOKEN_RATE_LIMIT_REQUESTS, 60),
-    windowSeconds: positiveInt(env.TOKEN_RATE_LIMIT_WINDOW_SECONDS, 60),
-  },
-});
 
 /** Cloudflare sets CF-Connecting-IP to the client's address; local runs may lack it. */
 const clientIp = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
@@ -33,7 +16,12 @@ async function hit(c: Context<AppEnv>, subject: string, policy: RateLimitPolicy)
 }
 
 const rateLimited = (policy: RateLimitPolicy, decision: RateLimitDecision, headers: Record<string, string>) =>
-  new ApiError(429, "rate_limited", `Rate limit of ${policy.limit} requests per ${policy.windowSeconds} s reached; retry after ${decision.resetSeconds} s.`, { headers });
+  new ApiError(
+    429,
+    "rate_limited",
+    `Rate limit of ${policy.limit} requests per ${policy.windowSeconds} s reached; retry after ${decision.resetSeconds} s.`,
+    { headers },
+  );
 
 /**
  * Refusal is cheap: a client IP already over its budget for requests without a valid credential
@@ -42,7 +30,7 @@ const rateLimited = (policy: RateLimitPolicy, decision: RateLimitDecision, heade
  * knows is not looked up, so it is not refused here.
  */
 export function refuseIpOverBudget(c: Context<AppEnv>): void {
-  const policy = policies(c.env).anonymous;
+  const policy = config(c.env).rateLimits.anonymous;
   const decision = kvRateLimiter(c.env.KV).peek(`ip:${clientIp(c)}`, policy);
   if (decision && !decision.allowed) throw rateLimited(policy, decision, rateLimitHeaders(policy, decision));
 }
@@ -54,8 +42,8 @@ export function refuseIpOverBudget(c: Context<AppEnv>): void {
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const credential = c.get("credential");
-    const all = policies(c.env);
-    const policy = credential ? all.default : all.anonymous;
+    const { rateLimits } = config(c.env);
+    const policy = credential ? rateLimits.default : rateLimits.anonymous;
     const { decision, headers } = await hit(c, credential ? credential.id : `ip:${clientIp(c)}`, policy);
     if (!decision.allowed) throw rateLimited(policy, decision, headers);
     await next();
@@ -64,22 +52,19 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
 
 /**
  * /oauth/token, /oauth/revoke and /oauth/introspect, per client IP under one "token" policy,
- * answering in RFC 6749 form (temporarily_unavailable).
+ * refused in RFC 6749 form (temporarily_unavailable, written by onError).
  */
 export function rateLimitOAuthEndpoints(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const policy = policies(c.env).token;
-    const { decision } = await hit(c, `ip:${clientIp(c)}`, policy);
-    if (!decision.allowed) {
-      return c.json(
-        {
-          error: "temporarily_unavailable",
-          error_description: `Too many token requests; retry after ${decision.resetSeconds} s.`,
-        },
+    const policy = config(c.env).rateLimits.token;
+    const { decision, headers } = await hit(c, `ip:${clientIp(c)}`, policy);
+    if (!decision.allowed)
+      throw new OAuthError(
+        "temporarily_unavailable",
+        `Too many token requests; retry after ${decision.resetSeconds} s.`,
         429,
-        { "Cache-Control": "no-store", "Retry-After": String(decision.resetSeconds) },
+        headers,
       );
-    }
     await next();
   };
 }

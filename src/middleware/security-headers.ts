@@ -2,6 +2,8 @@ import type { Handler, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
+import { config } from "../lib/config";
+import { DOCS_CONTENT_SECURITY_POLICY } from "../lib/docs-csp";
 
 const PUBLIC_DOCUMENTS = new Set(["/openapi.json", "/docs", "/health", "/.well-known/oauth-authorization-server"]);
 /** Public documents that name an origin: ISSUER's, or else the request's (its Host header). */
@@ -18,30 +20,11 @@ export function cacheControl(): MiddlewareHandler<AppEnv> {
     await next();
     if (c.res.headers.has("cache-control")) return;
     const path = c.req.path;
-    const cacheable = c.res.status === 200 && PUBLIC_DOCUMENTS.has(path) && (!ORIGIN_NAMING_DOCUMENTS.has(path) || Boolean(c.env?.ISSUER));
+    const cacheable =
+      c.res.status === 200 && PUBLIC_DOCUMENTS.has(path) && (!ORIGIN_NAMING_DOCUMENTS.has(path) || config(c.env).issuer !== null);
     c.res.headers.set("Cache-Control", cacheable ? "public, max-age=300" : "no-store");
   };
 }
-
-/**
- * The policy of /docs and its files (Swagger UI, served from static assets): nothing but this
- * origin's own files, no inline script or style, no eval, no framing. The one allowance beyond
- * 'self' is what the renderer was seen to need in Chromium (npm run docs:screenshot fails on any
- * violation, after clicking through Try it out, a request body, Authorize and the schemas):
- * - img-src data: swagger-ui.css draws the <select> caret and the copy-to-clipboard icon as
- *   data:image/svg+xml backgrounds; without it Chromium reports both as img-src violations.
- * Swagger UI sets its inline styles through the CSSOM (React), which style-src does not govern.
- */
-export const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
 
 /**
  * GET /docs and /docs/*: the file from Workers static assets ([assets] in wrangler.toml, binding
@@ -68,10 +51,7 @@ export function docsAssets(): Handler<AppEnv> {
  */
 export function corsFromAllowList(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const origins = (c.env.CORS_ALLOW_ORIGINS ?? "")
-      .split(",")
-      .map((o) => o.trim())
-      .filter(Boolean);
+    const origins = config(c.env).corsAllowOrigins;
     if (origins.length === 0) return next();
     return cors({
       origin: origins,

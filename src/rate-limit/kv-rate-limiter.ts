@@ -1,13 +1,15 @@
-import { type RateLimitDecision, type RateLimitPolicy, decide, windowStart } from "../domain/rate-limit";
+import { decide, type RateLimitDecision, windowStart } from "../domain/rate-limit";
+import type { RateLimitPolicy } from "../lib/config";
 import { kvKeys, kvTtl } from "../lib/kv-keys";
+import { log } from "../lib/log";
 import type { RateLimiter } from "./rate-limiter";
 
 /** KV accepts one write per second to a key; this isolate never writes a counter more often. */
-export const KV_MIN_WRITE_INTERVAL_MS = 1000;
+const KV_MIN_WRITE_INTERVAL_MS = 1000;
 /** Counters kept in isolate memory before those of ended windows are dropped. */
 const MAX_COUNTERS = 10_000;
 /** How long the isolate trusts its view of a counter before reading KV again for other isolates' counts. */
-export const COUNTER_REFRESH_MS = 1000;
+const COUNTER_REFRESH_MS = 1000;
 
 interface Counter {
   key: string;
@@ -113,9 +115,7 @@ export class KvRateLimiter implements RateLimiter {
     const delay = counter.unwritten > 0 ? Math.max(counter.writtenAt + KV_MIN_WRITE_INTERVAL_MS - now, 0) : 0;
     // Only the request that schedules the sync waits for it: a promise must not cross requests.
     waitUntil(
-      (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : Promise.resolve()).then(() =>
-        this.sync(counter),
-      ),
+      (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : Promise.resolve()).then(() => this.sync(counter)),
     );
   }
 
@@ -142,8 +142,7 @@ export class KvRateLimiter implements RateLimiter {
   }
 }
 
-const warn = (message: string, error: unknown) =>
-  console.error(JSON.stringify({ level: "warn", message, error: String(error) }));
+const warn = (message: string, error: unknown) => log.warn(message, { error: String(error) });
 
 /** The limiter for one request: the isolate's counters, reached through this request's binding. */
 export const kvRateLimiter = (kv: KVNamespace): KvRateLimiter => new KvRateLimiter(kv);

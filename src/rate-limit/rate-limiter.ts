@@ -1,4 +1,5 @@
-import type { RateLimitDecision, RateLimitPolicy } from "../domain/rate-limit";
+import type { RateLimitDecision } from "../domain/rate-limit";
+import type { RateLimitPolicy } from "../lib/config";
 
 /**
  * Counts requests per subject (a credential id or a client IP) and decides. The KV
@@ -6,9 +7,5 @@ import type { RateLimitDecision, RateLimitPolicy } from "../domain/rate-limit";
  * implement the same interface for a hard global limit.
  */
 export interface RateLimiter {
-  hit(
-    subject: string,
-    policy: RateLimitPolicy,
-    waitUntil: (promise: Promise<unknown>) => void,
-  ): Promise<RateLimitDecision>;
+  hit(subject: string, policy: RateLimitPolicy, waitUntil: (promise: Promise<unknown>) => void): Promise<RateLimitDecision>;
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { Literal, Ref, absentId } from "./refs";
-import { type Schema, flatten } from "./schema-arbitrary";
 import type { Operation, Plan } from "./operations";
+import { absentId, Literal, Ref } from "./refs";
+import { flatten } from "./schema-arbitrary";
 
 /**
  * Near misses: a valid request (see operations.ts) with one thing wrong. Each mutation names
@@ -11,11 +11,11 @@ import type { Operation, Plan } from "./operations";
 type Path = (string | number)[];
 type Mutation = (plan: Plan, op: Operation, doc: any) => fc.Arbitrary<Plan> | undefined;
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-export const MAX_OAUTH_BODY_BYTES = 16 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_OAUTH_BODY_BYTES = 16 * 1024;
 
 /** Strings that break naive text handling: lone surrogates (sent as \uXXXX escapes), NUL, bidi controls, emoji, NFKC variants, … */
-export const UNICODE_EDGES = [
+const UNICODE_EDGES = [
   "\ud800",
   "\udfff",
   "a\ud83dz",
@@ -76,7 +76,8 @@ function clone(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(clone);
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: clone(v), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, { value: clone(v), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;
@@ -101,7 +102,10 @@ function deleteAt(root: unknown, path: Path): unknown {
   return copy;
 }
 
-const withoutIdempotency = (plan: Plan): Plan => ({ ...plan, headers: plan.headers.filter(([h]) => h.toLowerCase() !== "idempotency-key") });
+const withoutIdempotency = (plan: Plan): Plan => ({
+  ...plan,
+  headers: plan.headers.filter(([h]) => h.toLowerCase() !== "idempotency-key"),
+});
 const isJsonBody = (plan: Plan) => plan.body?.encoding.kind === "json";
 /** A /v1 route reached with the admin key: the body guard (413/415) and validation (400/404) decide. */
 const guarded = (plan: Plan, op: Operation) => op.v1 && plan.auth === "admin";
@@ -121,7 +125,12 @@ function mutateBodyNode(
       .chain((n) => replacement(n.value).map((r) => ({ n, r })))
       .map(({ n, r }) => {
         const base = withoutIdempotency(plan);
-        return { ...base, mutation: name, body: { ...plan.body!, value: setAt(plan.body!.value, n.path, r) }, expect: expect?.(base, op, n.path) };
+        return {
+          ...base,
+          mutation: name,
+          body: { ...plan.body!, value: setAt(plan.body!.value, n.path, r) },
+          expect: expect?.(base, op, n.path),
+        };
       });
   };
 }
@@ -135,7 +144,11 @@ const wrongType = mutateBodyNode(
   (v) => fc.constantFrom(...WRONG_TYPE_VALUES.filter((w) => jsonType(w) !== jsonType(v))),
 );
 
-const nullify = mutateBodyNode("body:null", () => true, () => fc.constant(null));
+const nullify = mutateBodyNode(
+  "body:null",
+  () => true,
+  () => fc.constant(null),
+);
 
 const unicode = mutateBodyNode(
   "body:unicode",
@@ -183,7 +196,9 @@ const HUGE = [
 
 const hugeString: Mutation = (plan, op) => {
   if (!plan.body || plan.body.encoding.kind === "raw") return undefined;
-  const strings = nodes(plan.body.value).filter((n) => typeof n.value === "string" || (n.path.length > 0 && n.value instanceof Ref));
+  const strings = nodes(plan.body.value).filter(
+    (n) => typeof n.value === "string" || (n.path.length > 0 && n.value instanceof Ref),
+  );
   const targets = strings.length > 0 ? strings : nodes(plan.body.value).slice(0, 1);
   const limit = op.v1 ? MAX_BODY_BYTES : MAX_OAUTH_BODY_BYTES;
   return fc.record({ n: fc.constantFrom(...targets), huge: fc.constantFrom(...HUGE) }).map(({ n, huge }) => {
@@ -204,47 +219,119 @@ const deepNesting = mutateBodyNode(
   "body:deep-nesting",
   () => true,
   () =>
-    fc.record({ depth: fc.constantFrom(64, 1000, 10_000, 100_000), shape: fc.constantFrom("array", "object") }).map(({ depth, shape }) =>
-      shape === "array" ? new Literal(`${"[".repeat(depth)}1${"]".repeat(depth)}`, `[…×${depth}]`) : new Literal(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`, `{"a":…×${depth}}`),
-    ),
+    fc
+      .record({ depth: fc.constantFrom(64, 1000, 10_000, 100_000), shape: fc.constantFrom("array", "object") })
+      .map(({ depth, shape }) =>
+        shape === "array"
+          ? new Literal(`${"[".repeat(depth)}1${"]".repeat(depth)}`, `[…×${depth}]`)
+          : new Literal(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`, `{"a":…×${depth}}`),
+      ),
 );
 
 const dropField: Mutation = (plan, op, doc) => {
   if (!plan.body || !isJsonBody(plan)) return undefined;
   const fields = nodes(plan.body.value).filter((n) => n.path.length > 0);
   if (fields.length === 0) return undefined;
-  const rootRequired: string[] = op.body ? flatten(doc, op.body.schema).required ?? [] : [];
+  const rootRequired: string[] = op.body ? (flatten(doc, op.body.schema).required ?? []) : [];
   return fc.constantFrom(...fields).map((n) => {
     const base = withoutIdempotency(plan);
     const requiredAtRoot = n.path.length === 1 && rootRequired.includes(String(n.path[0]));
-    return { ...base, mutation: requiredAtRoot ? "body:missing-required" : "body:missing-field", body: { ...plan.body!, value: deleteAt(plan.body!.value, n.path) }, expect: requiredAtRoot && guarded(base, op) ? [400] : undefined };
+    return {
+      ...base,
+      mutation: requiredAtRoot ? "body:missing-required" : "body:missing-field",
+      body: { ...plan.body!, value: deleteAt(plan.body!.value, n.path) },
+      expect: requiredAtRoot && guarded(base, op) ? [400] : undefined,
+    };
   });
 };
 
-const EXTRA_KEYS = ["extra", "__proto__", "constructor", "prototype", "Title", "title ", "id", "created_at", "", "a".repeat(300), "\u0000", "é"];
+const EXTRA_KEYS = [
+  "extra",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "Title",
+  "title ",
+  "id",
+  "created_at",
+  "",
+  "a".repeat(300),
+  "\u0000",
+  "é",
+];
 
 const extraField: Mutation = (plan, op, doc) => {
   if (!plan.body || !isJsonBody(plan)) return undefined;
-  const objects = nodes(plan.body.value).filter((n) => n.value !== null && typeof n.value === "object" && !Array.isArray(n.value) && !(n.value instanceof Ref) && !(n.value instanceof Literal));
+  const objects = nodes(plan.body.value).filter(
+    (n) =>
+      n.value !== null &&
+      typeof n.value === "object" &&
+      !Array.isArray(n.value) &&
+      !(n.value instanceof Ref) &&
+      !(n.value instanceof Literal),
+  );
   if (objects.length === 0) return undefined;
   const strictRoot = op.body ? flatten(doc, op.body.schema).additionalProperties === false : false;
-  return fc.record({ n: fc.constantFrom(...objects), key: fc.constantFrom(...EXTRA_KEYS), value: fc.constantFrom<unknown>(1, "x", null, {}, [], true) }).map(({ n, key, value }) => {
-    const base = withoutIdempotency(plan);
-    const current = n.value as Record<string, unknown>;
-    const unknownAtRoot = n.path.length === 0 && strictRoot && !Object.prototype.hasOwnProperty.call(current, key) && !(key in (flatten(doc, op.body!.schema).properties ?? {}));
-    return { ...base, mutation: "body:extra-field", body: { ...plan.body!, value: setAt(plan.body!.value, [...n.path, key], value) }, expect: unknownAtRoot && guarded(base, op) ? [400] : undefined };
-  });
+  return fc
+    .record({
+      n: fc.constantFrom(...objects),
+      key: fc.constantFrom(...EXTRA_KEYS),
+      value: fc.constantFrom<unknown>(1, "x", null, {}, [], true),
+    })
+    .map(({ n, key, value }) => {
+      const base = withoutIdempotency(plan);
+      const current = n.value as Record<string, unknown>;
+      const unknownAtRoot =
+        n.path.length === 0 &&
+        strictRoot &&
+        !Object.hasOwn(current, key) &&
+        !(key in (flatten(doc, op.body!.schema).properties ?? {}));
+      return {
+        ...base,
+        mutation: "body:extra-field",
+        body: { ...plan.body!, value: setAt(plan.body!.value, [...n.path, key], value) },
+        expect: unknownAtRoot && guarded(base, op) ? [400] : undefined,
+      };
+    });
 };
 
 /** Bodies that are not JSON, or JSON of the wrong shape. */
-const RAW_BODIES = ["", " ", "null", "[]", "0", '"text"', "true", "{", "}", "{'a':1}", '{"a":NaN}', '{"a":1,}', "[1,2", "\u0000", "{}", "{}{}", '{"a":1}\u0000', "<xml/>", "a=1&b=2"];
+const RAW_BODIES = [
+  "",
+  " ",
+  "null",
+  "[]",
+  "0",
+  '"text"',
+  "true",
+  "{",
+  "}",
+  "{'a':1}",
+  '{"a":NaN}',
+  '{"a":1,}',
+  "[1,2",
+  "\u0000",
+  "{}",
+  "{}{}",
+  '{"a":1}\u0000',
+  "<xml/>",
+  "a=1&b=2",
+];
 
 const rawBody: Mutation = (plan, op) => {
   if (!op.body) return undefined;
   return fc.constantFrom(...RAW_BODIES).map((text) => ({
     ...withoutIdempotency(plan),
     mutation: "body:not-json",
-    body: { value: undefined, encoding: { kind: "raw" as const, text, label: JSON.stringify(text) }, contentType: op.v1 ? "application/json" : plan.body?.encoding.kind === "form" ? "application/x-www-form-urlencoded" : "application/json" },
+    body: {
+      value: undefined,
+      encoding: { kind: "raw" as const, text, label: JSON.stringify(text) },
+      contentType: op.v1
+        ? "application/json"
+        : plan.body?.encoding.kind === "form"
+          ? "application/x-www-form-urlencoded"
+          : "application/json",
+    },
   }));
 };
 
@@ -258,7 +345,11 @@ const malformedJson: Mutation = (plan) => {
       fc.constant({ type: "duplicate-key" as const }),
       fc.constant({ type: "invalid-utf8" as const }),
     )
-    .map((post) => ({ ...withoutIdempotency(plan), mutation: `body:json-${post.type}`, body: { ...plan.body!, encoding: { kind: "json" as const, post } } }));
+    .map((post) => ({
+      ...withoutIdempotency(plan),
+      mutation: `body:json-${post.type}`,
+      body: { ...plan.body!, encoding: { kind: "json" as const, post } },
+    }));
 };
 
 const missingBody: Mutation = (plan, op) => {
@@ -267,7 +358,9 @@ const missingBody: Mutation = (plan, op) => {
     ...withoutIdempotency(plan),
     mutation: "body:absent",
     body: undefined,
-    headers: contentType ? [...withoutIdempotency(plan).headers, ["Content-Type", contentType] as [string, unknown]] : withoutIdempotency(plan).headers,
+    headers: contentType
+      ? [...withoutIdempotency(plan).headers, ["Content-Type", contentType] as [string, unknown]]
+      : withoutIdempotency(plan).headers,
   }));
 };
 
@@ -289,23 +382,43 @@ const NOT_JSON_TYPES = [
   "json",
   null,
 ];
-const ODD_JSON_TYPES = ["application/json;charset=UTF-8", "APPLICATION/JSON", 'application/json ; charset="utf-8"', "application/json; charset=utf-8; foo=bar", "application/json;", "Application/Json; Charset=Utf-8", "application/json;charset=utf-8 "];
+const ODD_JSON_TYPES = [
+  "application/json;charset=UTF-8",
+  "APPLICATION/JSON",
+  'application/json ; charset="utf-8"',
+  "application/json; charset=utf-8; foo=bar",
+  "application/json;",
+  "Application/Json; Charset=Utf-8",
+  "application/json;charset=utf-8 ",
+];
 
 const wrongContentType: Mutation = (plan, op) => {
   if (!plan.body || !op.v1) return undefined;
   return fc.constantFrom(...NOT_JSON_TYPES).map((contentType) => {
     const base = withoutIdempotency(plan);
-    return { ...base, mutation: "content-type:not-json", body: { ...plan.body!, contentType }, expect: guarded(base, op) ? [415] : undefined };
+    return {
+      ...base,
+      mutation: "content-type:not-json",
+      body: { ...plan.body!, contentType },
+      expect: guarded(base, op) ? [415] : undefined,
+    };
   });
 };
 
 const oddContentType: Mutation = (plan) => {
   if (!plan.body) return undefined;
-  return fc.constantFrom(...ODD_JSON_TYPES, "text/plain", "application/x-www-form-urlencoded; charset=utf-8", "application/x-www-form-urlencoded; charset=iso-8859-1").map((contentType) => ({
-    ...withoutIdempotency(plan),
-    mutation: "content-type:odd",
-    body: { ...plan.body!, contentType },
-  }));
+  return fc
+    .constantFrom(
+      ...ODD_JSON_TYPES,
+      "text/plain",
+      "application/x-www-form-urlencoded; charset=utf-8",
+      "application/x-www-form-urlencoded; charset=iso-8859-1",
+    )
+    .map((contentType) => ({
+      ...withoutIdempotency(plan),
+      mutation: "content-type:odd",
+      body: { ...plan.body!, contentType },
+    }));
 };
 
 const duplicateContentType: Mutation = (plan, op) => {
@@ -348,24 +461,30 @@ const badPathId: Mutation = (plan, op) => {
   const shapes = fc.oneof(
     fc.constantFrom(...BAD_IDS),
     // Right shape, wrong kind; upper case; one character short or long; a first character past 7 (overflow); letters Crockford leaves out.
-    fc.record({ prefix: fc.constantFrom("quiz", "qst", "user", "sub", "key", "cli", "QUIZ", "quiz-", ""), p: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), edit: fc.constantFrom("none", "upper", "short", "long", "overflow", "letters") }).map(({ prefix, p, edit }) => {
-      const id = absentId(prefix || "quiz", p);
-      const body = id.slice(id.indexOf("_") + 1);
-      switch (edit) {
-        case "upper":
-          return id.toUpperCase();
-        case "short":
-          return id.slice(0, -1);
-        case "long":
-          return `${id}0`;
-        case "overflow":
-          return `${prefix}_8${body.slice(1)}`;
-        case "letters":
-          return `${prefix}_${body.slice(0, 20)}iloux0`;
-        default:
-          return prefix ? id : body;
-      }
-    }),
+    fc
+      .record({
+        prefix: fc.constantFrom("quiz", "qst", "user", "sub", "key", "cli", "QUIZ", "quiz-", ""),
+        p: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        edit: fc.constantFrom("none", "upper", "short", "long", "overflow", "letters"),
+      })
+      .map(({ prefix, p, edit }) => {
+        const id = absentId(prefix || "quiz", p);
+        const body = id.slice(id.indexOf("_") + 1);
+        switch (edit) {
+          case "upper":
+            return id.toUpperCase();
+          case "short":
+            return id.slice(0, -1);
+          case "long":
+            return `${id}0`;
+          case "overflow":
+            return `${prefix}_8${body.slice(1)}`;
+          case "letters":
+            return `${prefix}_${body.slice(0, 20)}iloux0`;
+          default:
+            return prefix ? id : body;
+        }
+      }),
   );
   return fc.record({ name: fc.constantFrom(...names), id: shapes }).map(({ name, id }) => {
     const base = withoutIdempotency(plan);
@@ -383,7 +502,9 @@ const badPathId: Mutation = (plan, op) => {
 };
 
 const pathVariant: Mutation = (plan) =>
-  fc.constantFrom("trailing-slash", "double-slash", "upper-case", "matrix", "encoded-slash", "dot-segment").map((variant) => ({ ...withoutIdempotency(plan), mutation: `path:${variant}`, path: variantPath(plan.path, variant) }));
+  fc
+    .constantFrom("trailing-slash", "double-slash", "upper-case", "matrix", "encoded-slash", "dot-segment")
+    .map((variant) => ({ ...withoutIdempotency(plan), mutation: `path:${variant}`, path: variantPath(plan.path, variant) }));
 
 function variantPath(path: string, variant: string): string {
   switch (variant) {
@@ -405,22 +526,78 @@ function variantPath(path: string, variant: string): string {
 const BAD_LIMITS = ["0", "101", "-1", "1.5", "abc", "", "１０", "100000000000000000000", "NaN", "Infinity", "5;", "%00"];
 /** Within 1–100 once read as a JavaScript number, which is how the service reads them: no verdict. */
 const ODD_LIMITS = ["1e2", " 5", "+5", "0x10", "0b11", "05", "5.0"];
-const BAD_CURSORS = ["!!!", "abc", "eyJ2IjoyfQ", "eyJ2IjoxLCJhZnRlciI6InVzZXJfMDAwIn0", "eyJ2IjoxLCJhZnRlciI6LTF9", "e30", "bnVsbA", "a".repeat(1000), "%00", "e30="];
+const BAD_CURSORS = [
+  "!!!",
+  "abc",
+  "eyJ2IjoyfQ",
+  "eyJ2IjoxLCJhZnRlciI6InVzZXJfMDAwIn0",
+  "eyJ2IjoxLCJhZnRlciI6LTF9",
+  "e30",
+  "bnVsbA",
+  "a".repeat(1000),
+  "%00",
+  "e30=",
+];
 /** A well-formed cursor of the quiz list: valid there, refused by the others (no verdict here). */
 const FOREIGN_CURSOR = "eyJ2IjoxLCJhZnRlciI6InF1aXpfMDFrYW16M2Y3YzluMHA4czZlNXZ3eDJ5NHIifQ";
 
 const badQuery: Mutation = (plan, op) => {
   const declared = op.params.filter((p) => p.in === "query").map((p) => p.name);
   const options: fc.Arbitrary<{ name: string; query: [string, unknown][]; strict: boolean }>[] = [
-    fc.constantFrom("unknown", "LIMIT", "limit[]", "__proto__").map((k) => ({ name: "query:unknown-param", query: [...plan.query, [k, "1"] as [string, unknown]], strict: declared.length > 0 })),
+    fc.constantFrom("unknown", "LIMIT", "limit[]", "__proto__").map((k) => ({
+      name: "query:unknown-param",
+      query: [...plan.query, [k, "1"] as [string, unknown]],
+      strict: declared.length > 0,
+    })),
   ];
-  if (declared.includes("limit")) options.push(fc.constantFrom(...BAD_LIMITS).map((v) => ({ name: "query:bad-limit", query: [...plan.query.filter(([k]) => k !== "limit"), ["limit", v] as [string, unknown]], strict: true })));
-  if (declared.includes("limit")) options.push(fc.constantFrom(...ODD_LIMITS).map((v) => ({ name: "query:odd-limit", query: [...plan.query.filter(([k]) => k !== "limit"), ["limit", v] as [string, unknown]], strict: false })));
-  if (declared.includes("limit")) options.push(fc.constant({ name: "query:limit-twice", query: [...plan.query.filter(([k]) => k !== "limit"), ["limit", "5"], ["limit", "6"]] as [string, unknown][], strict: false }));
-  if (declared.includes("cursor")) options.push(fc.constantFrom(...BAD_CURSORS).map((v) => ({ name: "query:bad-cursor", query: [...plan.query.filter(([k]) => k !== "cursor"), ["cursor", v] as [string, unknown]], strict: true })));
-  if (declared.includes("cursor")) options.push(fc.constant({ name: "query:foreign-cursor", query: [...plan.query.filter(([k]) => k !== "cursor"), ["cursor", FOREIGN_CURSOR]] as [string, unknown][], strict: false }));
+  if (declared.includes("limit"))
+    options.push(
+      fc.constantFrom(...BAD_LIMITS).map((v) => ({
+        name: "query:bad-limit",
+        query: [...plan.query.filter(([k]) => k !== "limit"), ["limit", v] as [string, unknown]],
+        strict: true,
+      })),
+    );
+  if (declared.includes("limit"))
+    options.push(
+      fc.constantFrom(...ODD_LIMITS).map((v) => ({
+        name: "query:odd-limit",
+        query: [...plan.query.filter(([k]) => k !== "limit"), ["limit", v] as [string, unknown]],
+        strict: false,
+      })),
+    );
+  if (declared.includes("limit"))
+    options.push(
+      fc.constant({
+        name: "query:limit-twice",
+        query: [...plan.query.filter(([k]) => k !== "limit"), ["limit", "5"], ["limit", "6"]] as [string, unknown][],
+        strict: false,
+      }),
+    );
+  if (declared.includes("cursor"))
+    options.push(
+      fc.constantFrom(...BAD_CURSORS).map((v) => ({
+        name: "query:bad-cursor",
+        query: [...plan.query.filter(([k]) => k !== "cursor"), ["cursor", v] as [string, unknown]],
+        strict: true,
+      })),
+    );
+  if (declared.includes("cursor"))
+    options.push(
+      fc.constant({
+        name: "query:foreign-cursor",
+        query: [...plan.query.filter(([k]) => k !== "cursor"), ["cursor", FOREIGN_CURSOR]] as [string, unknown][],
+        strict: false,
+      }),
+    );
   for (const p of op.params.filter((p) => p.in === "query" && p.name !== "limit" && p.name !== "cursor"))
-    options.push(fc.constantFrom("ADMIN", "", "x".repeat(300), "%FF", "student,admin").map((v) => ({ name: `query:bad-${p.name}`, query: [...plan.query.filter(([k]) => k !== p.name), [p.name, v] as [string, unknown]], strict: false })));
+    options.push(
+      fc.constantFrom("ADMIN", "", "x".repeat(300), "%FF", "student,admin").map((v) => ({
+        name: `query:bad-${p.name}`,
+        query: [...plan.query.filter(([k]) => k !== p.name), [p.name, v] as [string, unknown]],
+        strict: false,
+      })),
+    );
   return fc.oneof(...options).map(({ name, query, strict }) => {
     const base = withoutIdempotency(plan);
     return { ...base, mutation: name, query, expect: strict && guarded(base, op) && !hasPathRef(plan) ? [400] : undefined };
@@ -433,9 +610,14 @@ const hasPathRef = (plan: Plan) => Object.values(plan.pathParams).some((v) => v 
 // ---------------------------------------------------------------------------------------------
 // Credentials and other headers.
 
-const v1Only = (m: Mutation): Mutation => (plan, op, doc) => (op.v1 ? m(plan, op, doc) : undefined);
+const v1Only =
+  (m: Mutation): Mutation =>
+  (plan, op, doc) =>
+    op.v1 ? m(plan, op, doc) : undefined;
 
-const noCredential = v1Only((plan) => fc.constant({ ...withoutIdempotency(plan), mutation: "auth:none", auth: "none" as const, expect: [401] }));
+const noCredential = v1Only((plan) =>
+  fc.constant({ ...withoutIdempotency(plan), mutation: "auth:none", auth: "none" as const, expect: [401] }),
+);
 
 /** `Authorization` twice: the values arrive joined by a comma, which is no Bearer token. */
 const twoAuthorizations = v1Only((plan) =>
@@ -443,7 +625,11 @@ const twoAuthorizations = v1Only((plan) =>
     ...withoutIdempotency(plan),
     mutation: `auth:authorization-twice-${which}`,
     auth: "none" as const,
-    headers: [...withoutIdempotency(plan).headers, ["Authorization", "@bearer:admin"], ["Authorization", which === "same" ? "@bearer:admin" : "@bearer:low"]] as [string, unknown][],
+    headers: [
+      ...withoutIdempotency(plan).headers,
+      ["Authorization", "@bearer:admin"],
+      ["Authorization", which === "same" ? "@bearer:admin" : "@bearer:low"],
+    ] as [string, unknown][],
     expect: [401],
   })),
 );
@@ -452,7 +638,10 @@ const conflictingCredentials = v1Only((plan) =>
   fc.constantFrom("other", "same").map((which) => ({
     ...withoutIdempotency(plan),
     mutation: `auth:x-api-key-${which}`,
-    headers: [...withoutIdempotency(plan).headers, ["X-API-Key", which === "same" ? "@key:admin" : "@key:low"]] as [string, unknown][],
+    headers: [...withoutIdempotency(plan).headers, ["X-API-Key", which === "same" ? "@key:admin" : "@key:low"]] as [
+      string,
+      unknown,
+    ][],
     expect: which === "other" ? [400] : undefined,
   })),
 );
@@ -476,7 +665,13 @@ const GARBAGE_AUTH = [
 const garbageCredential = v1Only((plan) =>
   fc.constantFrom(...GARBAGE_AUTH, "@bearer-lower:admin", "@bearer:low", "@bearer:access-token").map((value) => ({
     ...withoutIdempotency(plan),
-    mutation: value.startsWith("@bearer:low") ? "auth:low-scope" : value.startsWith("@bearer:access") ? "auth:access-token" : value.startsWith("@bearer-lower") ? "auth:lower-case-scheme" : "auth:garbage",
+    mutation: value.startsWith("@bearer:low")
+      ? "auth:low-scope"
+      : value.startsWith("@bearer:access")
+        ? "auth:access-token"
+        : value.startsWith("@bearer-lower")
+          ? "auth:lower-case-scheme"
+          : "auth:garbage",
     auth: "none" as const,
     headers: [...withoutIdempotency(plan).headers, ["Authorization", value]] as [string, unknown][],
     expect: GARBAGE_AUTH.includes(value) ? [401] : undefined,
@@ -490,31 +685,64 @@ const badIdempotencyKey: Mutation = (plan, op) => {
   return fc.constantFrom(...BAD_IDEMPOTENCY_KEYS).map((key) => {
     const base = withoutIdempotency(plan);
     // An empty or blank value may be dropped on the way; the others must be refused.
-    return { ...base, mutation: "idempotency:bad-key", headers: [...base.headers, ["Idempotency-Key", key] as [string, unknown]], expect: key.trim() === "" ? undefined : [400] };
+    return {
+      ...base,
+      mutation: "idempotency:bad-key",
+      headers: [...base.headers, ["Idempotency-Key", key] as [string, unknown]],
+      expect: key.trim() === "" ? undefined : [400],
+    };
   });
 };
 
 /** One key for every request of the run: replays, or 409 idempotency_key_reused. */
 const reusedIdempotencyKey: Mutation = (plan, op) => {
   if (!op.v1 || op.method !== "POST") return undefined;
-  return fc.constant({ ...withoutIdempotency(plan), mutation: "idempotency:reused-key", headers: [...withoutIdempotency(plan).headers, ["Idempotency-Key", "fuzz-reused-key"] as [string, unknown]] });
+  return fc.constant({
+    ...withoutIdempotency(plan),
+    mutation: "idempotency:reused-key",
+    headers: [...withoutIdempotency(plan).headers, ["Idempotency-Key", "fuzz-reused-key"] as [string, unknown]],
+  });
 };
 
 /** The same request twice with one fresh key: the second answer replays the first. */
 const replayedRequest: Mutation = (plan, op) => {
   if (!op.v1 || op.method !== "POST") return undefined;
-  return fc.uuid().map((u) => ({ ...withoutIdempotency(plan), mutation: "idempotency:replay", repeat: true, headers: [...withoutIdempotency(plan).headers, ["Idempotency-Key", `fz-replay-${u}`] as [string, unknown]] }));
+  return fc.uuid().map((u) => ({
+    ...withoutIdempotency(plan),
+    mutation: "idempotency:replay",
+    repeat: true,
+    headers: [...withoutIdempotency(plan).headers, ["Idempotency-Key", `fz-replay-${u}`] as [string, unknown]],
+  }));
 };
 
 const REQUEST_IDS = ["sane-id_1=", "a b", "x".repeat(300), "\u00e9", "<script>", "a,b", "abc\t"];
 
 const requestId: Mutation = (plan) =>
-  fc.constantFrom(...REQUEST_IDS).map((id) => ({ ...plan, mutation: "header:x-request-id", headers: [...plan.headers, ["X-Request-Id", id] as [string, unknown]] }));
+  fc.constantFrom(...REQUEST_IDS).map((id) => ({
+    ...plan,
+    mutation: "header:x-request-id",
+    headers: [...plan.headers, ["X-Request-Id", id] as [string, unknown]],
+  }));
 
 const otherHeaders: Mutation = (plan) =>
   fc
-    .constantFrom<[string, string]>(["Accept", "application/xml"], ["Accept-Encoding", "br;q=2, *;q=-1"], ["Content-Encoding", "gzip"], ["Transfer-Encoding", "chunked"], ["Origin", "https://evil.example"], ["CF-Connecting-IP", "not-an-ip"], ["X-Forwarded-For", "1.1.1.1, 2.2.2.2"], ["Expect", "100-continue"], ["Range", "bytes=0-1"], ["Cookie", "a=b"])
-    .map((h) => ({ ...withoutIdempotency(plan), mutation: `header:${h[0].toLowerCase()}`, headers: [...withoutIdempotency(plan).headers, h] }));
+    .constantFrom<[string, string]>(
+      ["Accept", "application/xml"],
+      ["Accept-Encoding", "br;q=2, *;q=-1"],
+      ["Content-Encoding", "gzip"],
+      ["Transfer-Encoding", "chunked"],
+      ["Origin", "https://evil.example"],
+      ["CF-Connecting-IP", "not-an-ip"],
+      ["X-Forwarded-For", "1.1.1.1, 2.2.2.2"],
+      ["Expect", "100-continue"],
+      ["Range", "bytes=0-1"],
+      ["Cookie", "a=b"],
+    )
+    .map((h) => ({
+      ...withoutIdempotency(plan),
+      mutation: `header:${h[0].toLowerCase()}`,
+      headers: [...withoutIdempotency(plan).headers, h],
+    }));
 
 // ---------------------------------------------------------------------------------------------
 // Methods.
@@ -522,19 +750,25 @@ const otherHeaders: Mutation = (plan) =>
 // workerd refuses to build a Request with a method outside its list (FOO), so no made-up ones.
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "PROPFIND"];
 
-export function wrongMethodFor(allowed: string[]): Mutation {
+function wrongMethodFor(allowed: string[]): Mutation {
   return (plan, op) => {
     const wrong = METHODS.filter((m) => !allowed.includes(m) && !(m === "HEAD" && allowed.includes("GET")));
     if (wrong.length === 0) return undefined;
     return fc.constantFrom(...wrong).map((method) => {
       const base = withoutIdempotency(plan);
       const bodyless = method === "GET" || method === "HEAD";
-      return { ...base, method, mutation: `method:${method}`, body: bodyless ? undefined : base.body, expect: op.v1 ? (base.auth === "admin" ? [405] : undefined) : [405] };
+      return {
+        ...base,
+        method,
+        mutation: `method:${method}`,
+        body: bodyless ? undefined : base.body,
+        expect: op.v1 ? (base.auth === "admin" ? [405] : undefined) : [405],
+      };
     });
   };
 }
 
-export const MUTATIONS: Record<string, { mutation: Mutation; weight: number }> = {
+const MUTATIONS: Record<string, { mutation: Mutation; weight: number }> = {
   wrongType: { mutation: wrongType, weight: 4 },
   nullify: { mutation: nullify, weight: 1 },
   unicode: { mutation: unicode, weight: 4 },
@@ -574,5 +808,3 @@ export function nearMisses(plan: Plan, op: Operation, doc: any, allowedMethods: 
   if (wrongMethod) applicable.push({ arbitrary: wrongMethod, weight: 2 });
   return fc.oneof(...applicable);
 }
-
-export type { Schema };

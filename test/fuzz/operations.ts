@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { Ref } from "./refs";
-import { SchemaArbitraries, type Schema, deref, flatten, pick, ref } from "./schema-arbitrary";
+import { deref, flatten, pick, ref, type Schema, type SchemaArbitraries } from "./schema-arbitrary";
 
 /** One operation of the OpenAPI document. */
 export interface Operation {
@@ -19,12 +19,9 @@ export interface Operation {
 }
 
 /** How a body is put on the wire. */
-export type Encoding =
-  | { kind: "json"; post?: JsonPost }
-  | { kind: "form" }
-  | { kind: "raw"; text: string; label: string };
+type Encoding = { kind: "json"; post?: JsonPost } | { kind: "form" } | { kind: "raw"; text: string; label: string };
 
-export type JsonPost =
+type JsonPost =
   | { type: "truncate"; fraction: number }
   | { type: "prefix" | "suffix"; text: string }
   | { type: "duplicate-key" }
@@ -61,7 +58,7 @@ export function readOperations(doc: any): Operation[] {
       const op = item[method];
       if (!op) continue;
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Schema) => deref(doc, p));
-      const content = op.requestBody ? deref(doc, op.requestBody).content ?? {} : undefined;
+      const content = op.requestBody ? (deref(doc, op.requestBody).content ?? {}) : undefined;
       const bodyTypes = content ? Object.keys(content) : [];
       const responses: Operation["responses"] = {};
       for (const [status, r] of Object.entries<any>(op.responses ?? {})) {
@@ -80,7 +77,11 @@ export function readOperations(doc: any): Operation[] {
         params: params.map((p) => ({ name: p.name, in: p.in, required: !!p.required, schema: p.schema ?? {} })),
         body:
           content && bodyTypes.length > 0
-            ? { schema: content[bodyTypes.includes("application/json") ? "application/json" : bodyTypes[0]!].schema ?? {}, contentTypes: bodyTypes, required: !!deref(doc, op.requestBody).required }
+            ? {
+                schema: content[bodyTypes.includes("application/json") ? "application/json" : bodyTypes[0]!].schema ?? {},
+                contentTypes: bodyTypes,
+                required: !!deref(doc, op.requestBody).required,
+              }
             : undefined,
         responses,
         oauthClientAuth: path.startsWith("/oauth/") && security.some((s) => Object.keys(s).some((k) => /basic/i.test(k))),
@@ -110,7 +111,8 @@ export class PlanFactory {
       const s = flatten(this.doc, p.schema);
       const prefixed = this.gen.of(s, p.name);
       // DELETE takes resources the run made itself, so the seeded ones stay for other operations.
-      pathParams[p.name] = op.method === "DELETE" ? prefixed.map((v) => (v instanceof Ref ? new Ref(v.kind, v.pick, true) : v)) : prefixed;
+      pathParams[p.name] =
+        op.method === "DELETE" ? prefixed.map((v) => (v instanceof Ref ? new Ref(v.kind, v.pick, true) : v)) : prefixed;
     }
     const query = op.params
       .filter((p) => p.in === "query")
@@ -155,10 +157,11 @@ export class PlanFactory {
           query: query.filter(([, v]) => v !== null && v !== undefined),
           headers,
           auth: op.v1 ? "admin" : "none",
-          body: op.body && value !== undefined ? { value, encoding: form || formPreferred ? { kind: "form" } : { kind: "json" } } : undefined,
+          body:
+            op.body && value !== undefined
+              ? { value, encoding: form || formPreferred ? { kind: "form" } : { kind: "json" } }
+              : undefined,
         };
       });
   }
 }
-
-export { pick };

@@ -48,7 +48,7 @@ export class Literal {
 }
 
 /** The resource kinds of the API's ids, by prefix (CONTRACT §1). */
-export const ID_KINDS = {
+const ID_KINDS = {
   quiz: "quiz",
   qst: "question",
   user: "user",

@@ -1,15 +1,15 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
+import worker from "../../src/index";
 import { BASE, call, defaultKey, seedApiKey } from "../helpers";
 import { seedClient, workerFetch } from "../oauth-helpers";
 import { checkAnswer } from "./checks";
+import type { FuzzSummary } from "./format";
 import { nearMisses } from "./mutations";
 import { type Operation, type Plan, PlanFactory, readOperations, requestSchemas } from "./operations";
 import { SchemaArbitraries } from "./schema-arbitrary";
-import { type FuzzSummary } from "./format";
 import { FuzzState, type Materialized } from "./state";
-import worker from "../../src/index";
 
 export { formatSummary } from "./format";
 
@@ -49,10 +49,26 @@ async function seed(state: FuzzState) {
     await call("/v1/quizzes", {
       body: {
         title: "Fuzz anchor",
-        settings: { feedback_bands: [{ min_score: 0, message: "Try again" }, { min_score: 50, message: "Passed" }] },
+        settings: {
+          feedback_bands: [
+            { min_score: 0, message: "Try again" },
+            { min_score: 50, message: "Passed" },
+          ],
+        },
         questions: [
-          { type: "single_choice", prompt: "Capital of France?", options: [{ text: "Paris" }, { text: "Lyon" }], correct_option_id: "a" },
-          { type: "multiple_choice", prompt: "Even numbers?", options: [{ text: "2" }, { text: "3" }, { text: "4" }], correct_option_ids: ["a", "c"], scoring: "partial" },
+          {
+            type: "single_choice",
+            prompt: "Capital of France?",
+            options: [{ text: "Paris" }, { text: "Lyon" }],
+            correct_option_id: "a",
+          },
+          {
+            type: "multiple_choice",
+            prompt: "Even numbers?",
+            options: [{ text: "2" }, { text: "3" }, { text: "4" }],
+            correct_option_ids: ["a", "c"],
+            scoring: "partial",
+          },
           { type: "true_false", prompt: "The sky is blue.", correct: true },
           { type: "short_text", prompt: "Capital of France, in words?", accepted_answers: ["Paris"] },
           { type: "numeric", prompt: "2 + 2?", correct_value: 4, tolerance: 0.5 },
@@ -61,13 +77,31 @@ async function seed(state: FuzzState) {
     }),
     "quiz",
   );
-  const limited = await ok(await call("/v1/quizzes", { body: { title: "Fuzz one attempt", settings: { max_attempts: 1 }, questions: [{ type: "true_false", prompt: "Yes?", correct: true }] } }), "quiz");
+  const limited = await ok(
+    await call("/v1/quizzes", {
+      body: {
+        title: "Fuzz one attempt",
+        settings: { max_attempts: 1 },
+        questions: [{ type: "true_false", prompt: "Yes?", correct: true }],
+      },
+    }),
+    "quiz",
+  );
   for (const q of [quiz, limited]) {
     state.add("quiz", q.id, true);
     const { questions } = await ok(await call(`/v1/quizzes/${q.id}/questions?limit=100`), "questions");
-    for (const question of questions) state.addQuestion(q.id, question.id, { type: question.type, optionIds: (question.options ?? []).map((o: { id: string }) => o.id) }, true);
+    for (const question of questions)
+      state.addQuestion(
+        q.id,
+        question.id,
+        { type: question.type, optionIds: (question.options ?? []).map((o: { id: string }) => o.id) },
+        true,
+      );
   }
-  for (const [name, email] of [["Ada Fuzz", "ada.fuzz@example.com"], ["Grace Fuzz", "grace.fuzz@example.com"]]) {
+  for (const [name, email] of [
+    ["Ada Fuzz", "ada.fuzz@example.com"],
+    ["Grace Fuzz", "grace.fuzz@example.com"],
+  ]) {
     state.add("user", (await ok(await call("/v1/users", { body: { name, email } }), "user")).id, true);
   }
   const [user] = state.ids.user!;
@@ -85,7 +119,11 @@ async function seed(state: FuzzState) {
   const tokens = await workerFetch(`${BASE}/oauth/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret }),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    }),
   });
   const issued = (await tokens.json()) as { access_token: string; refresh_token: string };
   state.accessTokens.push(issued.access_token);
@@ -163,13 +201,31 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     const good = fc.sample(valid, { seed: seedFor(options.seed, `${op.key} valid`), numRuns: validCount });
     const bad = fc.sample(invalid, { seed: seedFor(options.seed, `${op.key} invalid`), numRuns: perOp - validCount });
     // Valid and near miss by turns, then whatever is left of the longer list.
-    return Array.from({ length: perOp }, (_, i) => (i % 2 === 0 && good.length > 0 ? good.shift() : bad.shift()) ?? good.shift()!);
+    return Array.from(
+      { length: perOp },
+      (_, i) => (i % 2 === 0 && good.length > 0 ? good.shift() : bad.shift()) ?? good.shift()!,
+    );
   });
   // Operation after operation, so that what one does (a new quiz, a deleted user) meets the others.
   const order: { op: Operation; plan: Plan }[] = [];
   for (let i = 0; i < perOp; i++) ops.forEach((op, j) => order.push({ op, plan: plans[j]![i]! }));
 
-  const summary: FuzzSummary = { seed: options.seed, runs: options.runs, sent: 0, unsendable: 0, durationMs: 0, operations: ops.length, statuses: {}, byMutation: {}, failureCount: 0, failures: [], undocumented: {}, msByKind: {}, unsendableReasons: [], validByOp: {} };
+  const summary: FuzzSummary = {
+    seed: options.seed,
+    runs: options.runs,
+    sent: 0,
+    unsendable: 0,
+    durationMs: 0,
+    operations: ops.length,
+    statuses: {},
+    byMutation: {},
+    failureCount: 0,
+    failures: [],
+    undocumented: {},
+    msByKind: {},
+    unsendableReasons: [],
+    validByOp: {},
+  };
   // A few requests in flight at once, as clients would send them (and the run stays fast).
   let next = 0;
   let claimed = 0;
@@ -206,16 +262,20 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       json = undefined;
     }
     state.learn(plan, resolvedPath, answer.status, json, answer.headers.get("idempotent-replayed") === "true");
-    const findings = answer.status === 0 ? { failures: [`no answer: ${answer.text}`] } : checkAnswer(doc, op, plan, request, answer);
+    const findings =
+      answer.status === 0 ? { failures: [`no answer: ${answer.text}`] } : checkAnswer(doc, op, plan, request, answer);
     if (plan.repeat && answer.status > 0 && answer.status < 500) {
       // The same request again, with the same Idempotency-Key: the stored answer, marked as a replay.
       const again = await send(request).catch((error: unknown) => ({ status: 0, headers: new Headers(), text: String(error) }));
       if ("unsendable" in again) findings.failures.push(`the repeat could not be sent: ${again.unsendable}`);
       else {
         summary.sent++;
-        if (again.headers.get("idempotent-replayed") !== "true") findings.failures.push(`the repeat (→ ${again.status}) is not marked Idempotent-Replayed`);
-        if (again.status !== answer.status || again.text !== answer.text) findings.failures.push(`the repeat answered ${again.status} ${again.text.slice(0, 200)}, not the first answer`);
-        if (answer.headers.get("idempotent-replayed") !== null) findings.failures.push("the first answer is marked Idempotent-Replayed");
+        if (again.headers.get("idempotent-replayed") !== "true")
+          findings.failures.push(`the repeat (→ ${again.status}) is not marked Idempotent-Replayed`);
+        if (again.status !== answer.status || again.text !== answer.text)
+          findings.failures.push(`the repeat answered ${again.status} ${again.text.slice(0, 200)}, not the first answer`);
+        if (answer.headers.get("idempotent-replayed") !== null)
+          findings.failures.push("the first answer is marked Idempotent-Replayed");
       }
     }
     if ("undocumented" in findings && findings.undocumented) {
@@ -229,7 +289,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
           op: op.key,
           mutation: plan.mutation,
           problems: findings.failures,
-          request: { method: request.method, url: request.url, headers: request.headers.map(([k, v]) => [k, redact(k, v)]), body: request.bodyLabel, bodyBytes: request.bodyBytes },
+          request: {
+            method: request.method,
+            url: request.url,
+            headers: request.headers.map(([k, v]) => [k, redact(k, v)]),
+            body: request.bodyLabel,
+            bodyBytes: request.bodyBytes,
+          },
           status: answer.status,
           answer: answer.text.slice(0, 500),
         });
@@ -244,6 +310,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
 
 /** Keys in reports are shortened: enough to tell which, not enough to use. */
 function redact(name: string, value: string): string {
-  if (/authorization|x-api-key/i.test(name)) return value.replace(/(qz_(?:live|at|rt)_)[A-Za-z0-9]{6,}/g, "$1…").replace(/^(Basic )[A-Za-z0-9+/=]{12,}$/i, "$1… (a seeded client's id and secret)").slice(0, 120);
+  if (/authorization|x-api-key/i.test(name))
+    return value
+      .replace(/(qz_(?:live|at|rt)_)[A-Za-z0-9]{6,}/g, "$1…")
+      .replace(/^(Basic )[A-Za-z0-9+/=]{12,}$/i, "$1… (a seeded client's id and secret)")
+      .slice(0, 120);
   return value.length > 200 ? `${value.slice(0, 200)}…` : value;
 }

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { Ref, idKindOfPattern } from "./refs";
+import { idKindOfPattern, Ref } from "./refs";
 
 /**
  * JSON Schema → fast-check arbitrary of *valid* values, for the subset the service's OpenAPI 3.1
@@ -144,7 +144,11 @@ export class SchemaArbitraries {
   private untyped(name: string | undefined, depth: number): fc.Arbitrary<unknown> {
     if (name === "response") return fc.oneof({ arbitrary: ref("response"), weight: 3 }, { arbitrary: anyJson(2), weight: 1 });
     const known = name ? this.byProperty.get(name) : undefined;
-    if (known?.length) return fc.oneof({ arbitrary: fc.oneof(...known.map((k) => this.of(k, name, depth + 1))), weight: 4 }, { arbitrary: anyJson(2), weight: 1 });
+    if (known?.length)
+      return fc.oneof(
+        { arbitrary: fc.oneof(...known.map((k) => this.of(k, name, depth + 1))), weight: 4 },
+        { arbitrary: anyJson(2), weight: 1 },
+      );
     return anyJson(2);
   }
 
@@ -155,7 +159,9 @@ export class SchemaArbitraries {
     // A partial update (no required field, many optional ones): mostly a few fields at a time, as
     // clients send them, and as a change of a few fields is likely to leave a valid whole.
     if (requiredKeys.length === 0 && properties.length > 4) {
-      const few = fc.subarray(Object.keys(model), { minLength: 1, maxLength: 3 }).chain((keys) => fc.record(Object.fromEntries(keys.map((k) => [k, model[k]!]))));
+      const few = fc
+        .subarray(Object.keys(model), { minLength: 1, maxLength: 3 })
+        .chain((keys) => fc.record(Object.fromEntries(keys.map((k) => [k, model[k]!]))));
       return fc.oneof({ arbitrary: few, weight: 3 }, { arbitrary: fc.record(model, { requiredKeys }), weight: 1 });
     }
     const record = fc.record(model, { requiredKeys });
@@ -181,9 +187,11 @@ export class SchemaArbitraries {
   private string(s: Schema, name: string | undefined): fc.Arbitrary<unknown> {
     const kind = idKindOfPattern(s.pattern);
     // Mostly a real resource; sometimes a well-formed id of nothing (→ 404 or 400).
-    if (kind) return fc.oneof({ arbitrary: ref(kind), weight: 6 }, { arbitrary: fc.stringMatching(new RegExp(s.pattern)), weight: 1 });
+    if (kind)
+      return fc.oneof({ arbitrary: ref(kind), weight: 6 }, { arbitrary: fc.stringMatching(new RegExp(s.pattern)), weight: 1 });
     if (name === "client_secret") return ref("clientSecret");
-    if (name === "refresh_token") return fc.oneof({ arbitrary: ref("refreshToken"), weight: 4 }, { arbitrary: ref("token"), weight: 1 });
+    if (name === "refresh_token")
+      return fc.oneof({ arbitrary: ref("refreshToken"), weight: 4 }, { arbitrary: ref("token"), weight: 1 });
     if (name === "token") return ref("token");
     if (name === "scope") return scopeList;
     if (s.format === "date-time") return dateTime;
@@ -199,10 +207,20 @@ export class SchemaArbitraries {
     }
     const cap = Math.max(min, Math.min(max, this.maxString));
     // Strings are trimmed by the service: a blank one would fall below minLength.
-    const ascii = fc.string({ unit: "grapheme-ascii", minLength: Math.max(min, 1), maxLength: Math.max(cap, 1) }).map((v) => (v.trim() ? v : `x${v}`.slice(0, Math.max(cap, 1))));
-    const unicode = fc.string({ unit: "grapheme", minLength: Math.max(min, 1), maxLength: Math.max(cap, 1) }).filter((v) => v.trim() !== "" && fits(v));
+    const ascii = fc
+      .string({ unit: "grapheme-ascii", minLength: Math.max(min, 1), maxLength: Math.max(cap, 1) })
+      .map((v) => (v.trim() ? v : `x${v}`.slice(0, Math.max(cap, 1))));
+    const unicode = fc
+      .string({ unit: "grapheme", minLength: Math.max(min, 1), maxLength: Math.max(cap, 1) })
+      .filter((v) => v.trim() !== "" && fits(v));
     const boundary = Number.isFinite(max) ? [fc.constant("x".repeat(max)), fc.constant("é".repeat(Math.max(min, 1)))] : [];
-    return fc.oneof({ arbitrary: ascii, weight: 6 }, { arbitrary: unicode, weight: 3 }, ...boundary.map((arbitrary) => ({ arbitrary, weight: 1 }))).filter((v) => fits(v as string));
+    return fc
+      .oneof(
+        { arbitrary: ascii, weight: 6 },
+        { arbitrary: unicode, weight: 3 },
+        ...boundary.map((arbitrary) => ({ arbitrary, weight: 1 })),
+      )
+      .filter((v) => fits(v as string));
   }
 
   private integer(s: Schema): fc.Arbitrary<unknown> {
@@ -214,12 +232,20 @@ export class SchemaArbitraries {
   private number(s: Schema): fc.Arbitrary<unknown> {
     const min = s.minimum ?? s.exclusiveMinimum ?? -1e9;
     const max = s.maximum ?? s.exclusiveMaximum ?? 1e9;
-    const inRange = (v: number) => v >= min && v <= max && (s.exclusiveMinimum === undefined || v > s.exclusiveMinimum) && (s.exclusiveMaximum === undefined || v < s.exclusiveMaximum);
+    const inRange = (v: number) =>
+      v >= min &&
+      v <= max &&
+      (s.exclusiveMinimum === undefined || v > s.exclusiveMinimum) &&
+      (s.exclusiveMaximum === undefined || v < s.exclusiveMaximum);
     const intMin = Math.ceil(Math.max(min, INT32.min));
     const intMax = Math.floor(Math.min(max, INT32.max));
     return fc
       .oneof(
-        { arbitrary: intMax >= intMin ? fc.integer({ min: intMin, max: Math.min(intMax, Math.max(intMin, 0) + 100) }) : fc.constant(min), weight: 4 },
+        {
+          arbitrary:
+            intMax >= intMin ? fc.integer({ min: intMin, max: Math.min(intMax, Math.max(intMin, 0) + 100) }) : fc.constant(min),
+          weight: 4,
+        },
         { arbitrary: intMax >= intMin ? fc.integer({ min: intMin, max: intMax }) : fc.constant(min), weight: 2 },
         { arbitrary: fc.integer({ min: -100_000, max: 100_000 }).map((n) => n / 100), weight: 2 },
         // Any double: most have more decimals than points may (6) — refused, as they should be.
@@ -231,14 +257,23 @@ export class SchemaArbitraries {
 }
 
 /** Any JSON value, small. */
-export const anyJson = (maxDepth: number) =>
+const anyJson = (maxDepth: number) =>
   fc.oneof(
     fc.constantFrom("a", "b", "c", true, false, 0, 1, 42, -1, 3.14, "", "Paris", null),
     fc.array(fc.constantFrom("a", "b", "c", "d"), { maxLength: 4 }),
     fc.jsonValue({ maxDepth }),
   );
 
-const SCOPES = ["quizzes:read", "quizzes:write", "users:read", "users:write", "submissions:read", "submissions:write", "analytics:read", "admin"];
+const SCOPES = [
+  "quizzes:read",
+  "quizzes:write",
+  "users:read",
+  "users:write",
+  "submissions:read",
+  "submissions:write",
+  "analytics:read",
+  "admin",
+];
 const scopeList = fc.subarray(SCOPES, { minLength: 1 }).map((s) => s.join(" "));
 
 const DAY_MS = 86_400_000;
@@ -246,12 +281,27 @@ const DAY_MS = 86_400_000;
 const dateTime = fc.oneof(
   { arbitrary: fc.integer({ min: 1, max: 3650 }).map((d) => new Date(Date.now() + d * DAY_MS).toISOString()), weight: 5 },
   { arbitrary: fc.integer({ min: 1, max: 3650 }).map((d) => new Date(Date.now() - d * DAY_MS).toISOString()), weight: 1 },
-  { arbitrary: fc.integer({ min: 1, max: 3650 }).map((d) => new Date(Date.now() + d * DAY_MS).toISOString().replace(".000Z", "+02:00")), weight: 1 },
+  {
+    arbitrary: fc
+      .integer({ min: 1, max: 3650 })
+      .map((d) => new Date(Date.now() + d * DAY_MS).toISOString().replace(".000Z", "+02:00")),
+    weight: 1,
+  },
 );
 
 const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
 const email = fc.oneof(
-  { arbitrary: fc.tuple(fc.stringMatching(/^[a-z0-9]([a-z0-9._+-]{0,20}[a-z0-9])?$/), label, fc.constantFrom("com", "org", "io", "example")).map(([l, d, t]) => `${l}@${d}.${t}`), weight: 4 },
+  {
+    arbitrary: fc
+      .tuple(fc.stringMatching(/^[a-z0-9]([a-z0-9._+-]{0,20}[a-z0-9])?$/), label, fc.constantFrom("com", "org", "io", "example"))
+      .map(([l, d, t]) => `${l}@${d}.${t}`),
+    weight: 4,
+  },
   { arbitrary: fc.emailAddress(), weight: 1 },
-  { arbitrary: fc.tuple(fc.constantFrom("Ada", "ADA", " ada "), fc.constantFrom("@Example.com", "@example.COM")).map(([a, b]) => `${a}${b}`), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom("Ada", "ADA", " ada "), fc.constantFrom("@Example.com", "@example.COM"))
+      .map(([a, b]) => `${a}${b}`),
+    weight: 1,
+  },
 );

@@ -1,5 +1,5 @@
-import { Literal, Ref, type RefKind, absentId } from "./refs";
 import type { Plan } from "./operations";
+import { absentId, Literal, Ref, type RefKind } from "./refs";
 
 /**
  * What the run knows about the service's data: ids of real resources (seeded before the run,
@@ -20,7 +20,14 @@ interface QuestionInfo {
   optionIds: string[];
 }
 
-const ID_PREFIX: Partial<Record<RefKind, string>> = { quiz: "quiz", question: "qst", user: "user", submission: "sub", apiKey: "key", oauthClient: "cli" };
+const ID_PREFIX: Partial<Record<RefKind, string>> = {
+  quiz: "quiz",
+  question: "qst",
+  user: "user",
+  submission: "sub",
+  apiKey: "key",
+  oauthClient: "cli",
+};
 /** Pools keep their first (seeded) ids and the most recent others. */
 const POOL_CAP = 300;
 
@@ -105,7 +112,8 @@ export class FuzzState {
     const quizId = resolvedPath.id;
     if (quizId?.startsWith("quiz_") && plan.path.startsWith("/v1/quizzes/{id}/questions") && plan.method === "GET") {
       for (const q of Array.isArray(json.questions) ? json.questions : [json])
-        if (typeof q?.id === "string" && q.id.startsWith("qst_")) this.addQuestion(quizId, q.id, { type: q.type, optionIds: (q.options ?? []).map((o: { id: string }) => o.id) });
+        if (typeof q?.id === "string" && q.id.startsWith("qst_"))
+          this.addQuestion(quizId, q.id, { type: q.type, optionIds: (q.options ?? []).map((o: { id: string }) => o.id) });
     }
     if (typeof json.next_cursor === "string") {
       const list = this.cursors.get(plan.path) ?? [];
@@ -115,12 +123,16 @@ export class FuzzState {
     if (status === 201 && typeof json.id === "string") {
       const kind = Object.entries(ID_PREFIX).find(([, p]) => json.id.startsWith(`${p}_`))?.[0];
       if (kind === "question" && resolvedPath.id)
-        this.addQuestion(resolvedPath.id, json.id, { type: json.type, optionIds: (json.options ?? []).map((o: { id: string }) => o.id) });
+        this.addQuestion(resolvedPath.id, json.id, {
+          type: json.type,
+          optionIds: (json.options ?? []).map((o: { id: string }) => o.id),
+        });
       else if (kind) this.add(kind, json.id);
       if (kind === "submission" && typeof json.quiz_id === "string") this.submissionQuiz.set(json.id, json.quiz_id);
       if (kind === "oauthClient" && typeof json.client_secret === "string") this.clientSecrets.set(json.id, json.client_secret);
     }
-    if (op === "POST /v1/oauth-clients/{id}/rotate-secret" && typeof json.client_secret === "string") this.clientSecrets.set(json.id, json.client_secret);
+    if (op === "POST /v1/oauth-clients/{id}/rotate-secret" && typeof json.client_secret === "string")
+      this.clientSecrets.set(json.id, json.client_secret);
     if (op === "POST /oauth/token") {
       if (typeof json.access_token === "string") FuzzState.pushCapped(this.accessTokens, json.access_token);
       if (typeof json.refresh_token === "string") FuzzState.pushCapped(this.refreshTokens, json.refresh_token);
@@ -138,7 +150,7 @@ export class FuzzState {
     const prefix = ID_PREFIX[r.kind];
     switch (r.kind) {
       case "question": {
-        const ofQuiz = ctx.quizId ? this.questionsByQuiz.get(ctx.quizId) ?? [] : [];
+        const ofQuiz = ctx.quizId ? (this.questionsByQuiz.get(ctx.quizId) ?? []) : [];
         // Mostly a question of the quiz in the path; sometimes another quiz's (→ 400 or 404).
         const pool = ofQuiz.length > 0 && r.pick < 0.85 ? ofQuiz : this.ids.question!;
         // One answer per question: a question already answered in this request is taken last.
@@ -218,7 +230,10 @@ export class FuzzState {
         Object.defineProperty(out, k, { value: this.resolve(v, local), enumerable: true, writable: true, configurable: true });
       }
       // The original key order, on the wire too; a ref that resolves to nothing leaves its key out.
-      return reorder(entries.map(([k]) => k), out);
+      return reorder(
+        entries.map(([k]) => k),
+        out,
+      );
     }
     return value;
   }
@@ -230,7 +245,9 @@ export class FuzzState {
     if (!special) return v;
     const [, scheme, which] = special;
     const credential =
-      which === "access-token" ? this.choose(this.accessTokens, 0.5) ?? "qz_at_none" : this.credentials[which as keyof Credentials] ?? "qz_live_none";
+      which === "access-token"
+        ? (this.choose(this.accessTokens, 0.5) ?? "qz_at_none")
+        : (this.credentials[which as keyof Credentials] ?? "qz_live_none");
     return scheme === "key" ? credential : `${scheme === "bearer-lower" ? "bearer" : "Bearer"} ${credential}`;
   }
 
@@ -272,10 +289,14 @@ export class FuzzState {
       body = encoded.body;
       bodyLabel = encoded.label;
       const contentType = plan.body.contentType === undefined ? encoded.contentType : plan.body.contentType;
-      if (contentType !== null && !headers.some(([h]) => h.toLowerCase() === "content-type")) headers.push(["Content-Type", contentType]);
+      if (contentType !== null && !headers.some(([h]) => h.toLowerCase() === "content-type"))
+        headers.push(["Content-Type", contentType]);
     }
     const bodyBytes = body === undefined ? 0 : typeof body === "string" ? new TextEncoder().encode(body).length : body.length;
-    return { request: { method: plan.method, url: `${this.base}${path}${qs ? `?${qs}` : ""}`, headers, body, bodyLabel, bodyBytes }, resolvedPath };
+    return {
+      request: { method: plan.method, url: `${this.base}${path}${qs ? `?${qs}` : ""}`, headers, body, bodyLabel, bodyBytes },
+      resolvedPath,
+    };
   }
 }
 
@@ -290,7 +311,9 @@ interface Context {
 
 function reorder(keys: string[], values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of keys) if (values[k] !== undefined) Object.defineProperty(out, k, { value: values[k], enumerable: true, writable: true, configurable: true });
+  for (const k of keys)
+    if (values[k] !== undefined)
+      Object.defineProperty(out, k, { value: values[k], enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -317,7 +340,10 @@ function shorten(text: string): string {
   return text.length <= 600 ? text : `${text.slice(0, 300)}…[${text.length} chars]…${text.slice(-100)}`;
 }
 
-function encodeBody(value: unknown, encoding: Plan["body"] extends infer B ? (B extends { encoding: infer E } ? E : never) : never) {
+function encodeBody(
+  value: unknown,
+  encoding: Plan["body"] extends infer B ? (B extends { encoding: infer E } ? E : never) : never,
+) {
   if (encoding.kind === "raw") return { body: encoding.text, label: `raw ${encoding.label}`, contentType: "application/json" };
   if (encoding.kind === "form") {
     const params = new URLSearchParams();

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
+import { fromMicro, POINT_DECIMALS } from "../../domain/points";
+import { bucketBounds, SCORE_BUCKET_COUNT } from "../../domain/score-distribution";
 import type { Database } from "../../env";
 import { notFound } from "../../lib/errors";
 
-const MICRO = 1_000_000;
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 interface QuizStatsRow {
@@ -39,7 +40,7 @@ export async function quizAnalytics(db: Database, quizId: string) {
     WHERE q.id = ${quizId}`);
   if (!row) throw notFound("Quiz");
   const n = row.total_attempts ?? 0;
-  const buckets = row.buckets ? (JSON.parse(row.buckets) as number[]) : Array<number>(10).fill(0);
+  const buckets = row.buckets ? (JSON.parse(row.buckets) as number[]) : Array<number>(SCORE_BUCKET_COUNT).fill(0);
   const questions = JSON.parse(row.questions) as [string, number, number, number][];
   return {
     quiz_id: row.quiz_id,
@@ -49,13 +50,13 @@ export async function quizAnalytics(db: Database, quizId: string) {
     min_score: n > 0 ? row.min_score : null,
     max_score: n > 0 ? row.max_score : null,
     stddev_score: n > 0 ? round(Math.sqrt(Math.max(row.m2_score ?? 0, 0) / n), 2) : null,
-    score_distribution: buckets.map((count, i) => ({ from: i * 10, to: (i + 1) * 10, count })),
+    score_distribution: buckets.map((count, i) => ({ ...bucketBounds(i), count })),
     questions: questions.map(([question_id, attempts, correct_count, micro]) => ({
       question_id,
       attempts,
       correct_count,
       correct_rate: attempts > 0 ? round(correct_count / attempts, 4) : 0,
-      avg_points: attempts > 0 ? round(micro / MICRO / attempts, 6) : 0,
+      avg_points: attempts > 0 ? round(fromMicro(micro) / attempts, POINT_DECIMALS) : 0,
     })),
   };
 }

@@ -1,13 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { idSchema } from "../../lib/ids";
 import { scoped } from "../../auth/authorize";
-import { COMMON_ERRORS, createRouter, errorResponses, jsonResponse, defineRoute } from "../../lib/openapi";
-import * as queries from "./analytics.queries";
+import { idSchema } from "../../lib/ids";
+import { COMMON_ERRORS, createRouter, defineRoute, errorResponses, jsonResponse } from "../../lib/openapi";
 import { QuizAnalytics, UserAnalytics } from "./analytics.schemas";
+import * as service from "./analytics.service";
 
 const tags = ["Analytics"];
 
-export const getQuizAnalytics = defineRoute({
+const getQuizAnalytics = defineRoute({
   operationId: "getQuizAnalytics",
   method: "get",
   path: "/quiz/{id}",
@@ -19,7 +19,7 @@ export const getQuizAnalytics = defineRoute({
   responses: { 200: jsonResponse(QuizAnalytics, "The quiz's analytics."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
-export const getUserAnalytics = defineRoute({
+const getUserAnalytics = defineRoute({
   operationId: "getUserAnalytics",
   method: "get",
   path: "/user/{id}",
@@ -31,5 +31,5 @@ export const getUserAnalytics = defineRoute({
 });
 
 export const analyticsRouter = createRouter()
-  .openapi(getQuizAnalytics, async (c) => c.json(await queries.quizAnalytics(c.var.db, c.req.valid("param").id), 200))
-  .openapi(getUserAnalytics, async (c) => c.json(await queries.userAnalytics(c.var.db, c.req.valid("param").id), 200));
+  .openapi(getQuizAnalytics, async (c) => c.json(await service.quizAnalytics(c.var.db, c.req.valid("param").id), 200))
+  .openapi(getUserAnalytics, async (c) => c.json(await service.userAnalytics(c.var.db, c.req.valid("param").id), 200));

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { idSchema } from "../../lib/ids";
 import { scoped } from "../../auth/authorize";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, defineRoute } from "../../lib/openapi";
+import { idSchema } from "../../lib/ids";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 import { ApiKey, ApiKeyCreate, ApiKeyRotate, ApiKeyUsage, CreatedApiKey } from "./api-keys.schemas";
 
@@ -73,7 +73,8 @@ export const revokeApiKey = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "Revoke an API key at once",
-  description: "Refused at once by the isolate that revokes it and in its location; elsewhere within 10 s (memory cache) + 60 s (KV cache) + KV propagation (about 60 s).",
+  description:
+    "Refused at once by the isolate that revokes it and in its location; elsewhere within 10 s (memory cache) + 60 s (KV cache) + KV propagation (about 60 s).",
   request: { params: Params },
   responses: { 204: { description: "Revoked." }, ...errorResponses(404, ...COMMON_ERRORS) },
 });

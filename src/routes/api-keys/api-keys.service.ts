@@ -1,13 +1,10 @@
 import type { z } from "@hono/zod-openapi";
 import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
-import { type Row, refreshApiKeyCache } from "../../auth/api-keys";
-import { apiKeyUsage, apiKeys } from "../../db/schema";
+import { newApiKey, type Row, refreshApiKeyCache } from "../../auth/api-keys";
+import { apiKeys, apiKeyUsage } from "../../db/auth-schema";
 import { statement } from "../../db/statements";
-import { displayPrefix, generateApiKey } from "../../domain/credential-format";
 import type { Database } from "../../env";
-import { sha256Hex } from "../../lib/crypto";
 import { conflict, notFound } from "../../lib/errors";
-import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { ApiKey } from "./api-keys.schemas";
 
@@ -38,25 +35,6 @@ export function serializeApiKey(row: Row): z.infer<typeof ApiKey> {
     rotated_to: row.rotatedTo,
     last_used_at: row.lastUsedAt,
   };
-}
-
-/** A new key row and the key itself, which exists only in the caller's hands from here on. */
-export async function newApiKey(input: { name: string; scopes: string[]; expiresAt: string | null }) {
-  const key = generateApiKey();
-  const row: Row = {
-    id: newId("apiKey"),
-    name: input.name,
-    keyHash: await sha256Hex(key),
-    prefix: displayPrefix(key),
-    scopes: input.scopes,
-    createdAt: isoNow(),
-    expiresAt: input.expiresAt,
-    revokedAt: null,
-    rotatedTo: null,
-    lastUsedAt: null,
-    totalRequests: 0,
-  };
-  return { key, row };
 }
 
 export async function createApiKey(db: Database, input: { name: string; scopes: string[]; expires_at?: string | null }) {
@@ -113,8 +91,7 @@ export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, gr
           WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ${old.id} AND rotated_to = ${row.id})`,
     ),
   ]);
-  if (claim?.meta.changes !== 1)
-    throw conflict("already_rotated", "The key was rotated or revoked meanwhile; read it again.");
+  if (claim?.meta.changes !== 1) throw conflict("already_rotated", "The key was rotated or revoked meanwhile; read it again.");
   await refreshCacheAfterCommit(kv, updated);
   return { ...serializeApiKey(row), key };
 }

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "../../lib/errors";
 import { authenticated } from "../../auth/authorize";
-import { COMMON_ERRORS, createRouter, errorResponses, jsonResponse, defineRoute } from "../../lib/openapi";
+import { ApiError } from "../../lib/errors";
+import { COMMON_ERRORS, createRouter, defineRoute, errorResponses, jsonResponse } from "../../lib/openapi";
 
 const Verification = z
   .object({
@@ -16,7 +16,7 @@ const Verification = z
   })
   .openapi("Verification");
 
-export const verify = defineRoute({
+const verify = defineRoute({
   operationId: "verify",
   method: "get",
   path: "/verify",

@@ -1,7 +1,7 @@
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
-import * as queries from "./oauth-clients.queries";
 import type * as routes from "./oauth-clients.routes";
+import * as queries from "./oauth-clients.service";
 
 export const listClients: AppRouteHandler<typeof routes.listClients> = async (c) => {
   const { limit, cursor } = c.req.valid("query");

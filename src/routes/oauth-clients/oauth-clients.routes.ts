@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { idSchema } from "../../lib/ids";
 import { scoped } from "../../auth/authorize";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, defineRoute } from "../../lib/openapi";
+import { idSchema } from "../../lib/ids";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 import { OAuthClient, OAuthClientCreate, OAuthClientWithSecret } from "./oauth-clients.schemas";
 
@@ -54,7 +54,8 @@ export const rotateSecret = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "Replace a client's secret",
-  description: "The old secret stops working at once, and every token issued to the client (access and refresh) is revoked with it.",
+  description:
+    "The old secret stops working at once, and every token issued to the client (access and refresh) is revoked with it.",
   request: { params: Params },
   responses: {
     200: jsonResponse(OAuthClientWithSecret, "The client, with the new secret shown this once."),

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import { oauthClients } from "../../db/schema";
+import { oauthClients } from "../../db/auth-schema";
 import type { Database } from "../../env";
 import { sha256Hex, timingSafeEqual } from "../../lib/crypto";
+import { invalidClient, invalidRequest } from "../../lib/errors";
 import { isId } from "../../lib/ids";
-import { invalidClient, invalidRequest } from "./oauth-errors";
 import type { OAuthParams } from "./oauth-params";
 
 export interface AuthenticatedClient {
@@ -77,7 +77,9 @@ function parseBasic(header: string): PresentedCredentials {
   if (!encoded) throw invalidClient("The Authorization header must be Basic with base64 client credentials.");
   let decoded: string;
   try {
-    decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(atob(encoded), (ch) => ch.charCodeAt(0)));
+    decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+      Uint8Array.from(atob(encoded), (ch) => ch.charCodeAt(0)),
+    );
   } catch {
     throw invalidClient("The Basic credentials are not valid base64 of UTF-8 text.");
   }

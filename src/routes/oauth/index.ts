@@ -4,8 +4,9 @@ import * as routes from "./oauth.routes";
 
 /**
  * The OAuth 2.0 authorization server, mounted at the root: /oauth/* and /.well-known/*.
- * The POST endpoints parse their own bodies and answer RFC 6749 errors themselves, so they are
- * plain handlers whose documentation is registered from their route definitions by hand.
+ * The POST endpoints read their own bodies and throw OAuthErrors, which onError answers in RFC
+ * 6749 §5.2's shape under /oauth/*; so they are plain handlers whose documentation is registered
+ * from their route definitions by hand.
  */
 export const oauthRouter = createRouter();
 

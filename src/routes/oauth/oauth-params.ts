@@ -1,9 +1,11 @@
-import { OAuthError, invalidRequest } from "./oauth-errors";
+import type { z } from "@hono/zod-openapi";
+import { invalidRequest, OAuthError } from "../../lib/errors";
 
 /**
- * The parameters of an OAuth request, read from the body by hand rather than by a validator,
- * because RFC 6749 §3.2 asks for things no validator does: a parameter sent twice is an error,
- * and a parameter sent without a value counts as omitted.
+ * The parameters of an OAuth request, read from the body by hand before the schema that
+ * documents them validates them (`validParams`), because RFC 6749 §3.2 asks for things no
+ * validator does: a parameter sent twice is an error, and a parameter sent without a value
+ * counts as omitted.
  */
 export type OAuthParams = ReadonlyMap<string, string>;
 
@@ -50,7 +52,9 @@ function jsonParams(text: string): OAuthParams {
   for (const [name, value] of Object.entries(body)) {
     if (value === null) continue;
     if (typeof value !== "string")
-      throw invalidRequest(QUOTABLE_NAME.test(name) ? `The ${name} parameter must be a string.` : "Every parameter must be a string.");
+      throw invalidRequest(
+        QUOTABLE_NAME.test(name) ? `The ${name} parameter must be a string.` : "Every parameter must be a string.",
+      );
     params.set(name, value);
   }
   return withoutEmpty(params);
@@ -62,8 +66,27 @@ function withoutEmpty(params: Map<string, string>): OAuthParams {
   return params;
 }
 
+/**
+ * The parameters as `schema` (the one in oauth.schemas.ts that documents the endpoint) reads
+ * them. Its first failure becomes the RFC 6749 §5.2 error: unsupported_grant_type for a
+ * grant_type it does not list, else invalid_request naming the parameter.
+ */
+export function validParams<T extends z.ZodType>(schema: T, params: OAuthParams): z.output<T> {
+  const parsed = schema.safeParse(Object.fromEntries(params));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const name = String(issue?.path[0] ?? "");
+  // The schema's own keys, so quotable; anything else is named generically.
+  if (!QUOTABLE_NAME.test(name)) throw invalidRequest("The parameters are invalid.");
+  if (!params.has(name)) throw invalidRequest(`The ${name} parameter is required.`);
+  const expected = issue?.code === "invalid_value" ? ` must be ${issue.values.join(" or ")}` : " parameter is invalid";
+  throw new OAuthError(name === "grant_type" ? "unsupported_grant_type" : "invalid_request", `The ${name}${expected}.`);
+}
+
 const repeated = (name: string) =>
-  invalidRequest(QUOTABLE_NAME.test(name) ? `The ${name} parameter is sent more than once.` : "A parameter is sent more than once.");
+  invalidRequest(
+    QUOTABLE_NAME.test(name) ? `The ${name} parameter is sent more than once.` : "A parameter is sent more than once.",
+  );
 
 /** The body as UTF-8 text, refused once it grows past the limit (whatever Content-Length claims). */
 async function readBody(request: Request): Promise<string> {

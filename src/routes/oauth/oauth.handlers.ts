@@ -1,50 +1,40 @@
-import type { Context } from "hono";
-import { type IssuedTokens, type TokenSettings, introspect as introspectToken, issueTokens, refreshTokens, revokeToken } from "../../auth/oauth-tokens";
+import type { z } from "@hono/zod-openapi";
+import type { Context, Handler } from "hono";
+import { introspect as introspectToken } from "../../auth/oauth-introspection";
+import { refreshTokens } from "../../auth/oauth-refresh";
+import { revokeToken } from "../../auth/oauth-revocation";
+import { type IssuedTokens, issueTokens } from "../../auth/oauth-tokens";
 import type { AppEnv } from "../../env";
+import { config, type TokenSettings } from "../../lib/config";
+import { invalidRequest, NO_STORE, OAuthError } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/openapi";
 import { SCOPES } from "../../lib/scopes";
 import { type AuthenticatedClient, authenticateClient } from "./client-auth";
-import { NO_STORE, OAuthError, invalidClient, invalidRequest, oauthEndpoint } from "./oauth-errors";
-import { type OAuthParams, assertScopesAllowed, parseScope, readParams } from "./oauth-params";
 import type * as routes from "./oauth.routes";
+import { TokenActionRequest, TokenRequest } from "./oauth.schemas";
+import { assertScopesAllowed, parseScope, readParams, validParams } from "./oauth-params";
 
-const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
-const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
-
-/** A TTL var as a number of seconds; a missing or broken var falls back rather than minting dead tokens. */
-function seconds(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-function tokenSettings(env: Env): TokenSettings {
-  return {
-    accessTtlSeconds: seconds(env.ACCESS_TOKEN_TTL_SECONDS, DEFAULT_ACCESS_TOKEN_TTL_SECONDS),
-    refreshTtlSeconds: seconds(env.REFRESH_TOKEN_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS),
-  };
-}
-
-/** Every client-authenticated endpoint starts alike: read the parameters, then authenticate the client. */
-async function authenticatedRequest(c: Context<AppEnv>): Promise<{ params: OAuthParams; client: AuthenticatedClient }> {
+/**
+ * Every client-authenticated endpoint starts alike: read the parameters, authenticate the client,
+ * then validate the parameters with the schema that documents them (after authenticating, so that
+ * a malformed client_id is the invalid_client it always was).
+ */
+async function authenticatedRequest<T extends z.ZodType>(c: Context<AppEnv>, schema: T) {
   const params = await readParams(c.req.raw);
   const client = await authenticateClient(c.var.db, c.req.header("authorization"), params);
-  return { params, client };
+  return { request: validParams(schema, params), client };
 }
 
-export const token = oauthEndpoint(async (c) => {
-  const { params, client } = await authenticatedRequest(c);
-  const grantType = params.get("grant_type");
-  if (grantType === undefined) throw invalidRequest("The grant_type parameter is required.");
-  if (grantType !== "client_credentials" && grantType !== "refresh_token")
-    throw new OAuthError("unsupported_grant_type", "The grant_type must be client_credentials or refresh_token.");
-  const requested = parseScope(params.get("scope"));
+export const token: Handler<AppEnv> = async (c) => {
+  const { request, client } = await authenticatedRequest(c, TokenRequest);
+  const requested = parseScope(request.scope);
   if (requested) assertScopesAllowed(requested, client.scopes);
 
-  const settings = tokenSettings(c.env);
+  const settings = config(c.env).tokens;
   const tokens =
-    grantType === "client_credentials"
-      ? await clientCredentialsGrant(c, settings, client, requested)
-      : await refreshGrant(c, settings, client, params, requested);
+    request.grant_type === "client_credentials"
+      ? await issueTokens(c.var.db, c.env.KV, settings, client, requested ?? client.scopes)
+      : await refreshGrant(c, settings, client, request.refresh_token, requested);
   return c.json(
     {
       access_token: tokens.access_token,
@@ -56,57 +46,40 @@ export const token = oauthEndpoint(async (c) => {
     200,
     NO_STORE,
   );
-});
+};
 
-async function clientCredentialsGrant(
+function refreshGrant(
   c: Context<AppEnv>,
   settings: TokenSettings,
   client: AuthenticatedClient,
+  refreshToken: string | undefined,
   requested: string[] | null,
 ): Promise<IssuedTokens> {
-  const tokens = await issueTokens(c.var.db, c.env.KV, settings, client, requested ?? client.scopes);
-  if (!tokens) throw invalidClient("The client was deleted or its secret replaced while the request ran.");
-  return tokens;
-}
-
-async function refreshGrant(
-  c: Context<AppEnv>,
-  settings: TokenSettings,
-  client: AuthenticatedClient,
-  params: OAuthParams,
-  requested: string[] | null,
-): Promise<IssuedTokens> {
-  const refreshToken = params.get("refresh_token");
+  // The schema documents the parameter as optional: only this grant needs it.
   if (refreshToken === undefined) throw invalidRequest("The refresh_token parameter is required.");
-  const outcome = await refreshTokens(c.var.db, c.env.KV, settings, client, refreshToken, requested);
-  if (!outcome.ok) throw new OAuthError(outcome.error, outcome.description);
-  return outcome.tokens;
+  return refreshTokens(c.var.db, c.env.KV, settings, client, refreshToken, requested);
 }
 
 /** RFC 7009: the same empty 200 whether the token was revoked, unknown, expired or another client's. */
-export const revoke = oauthEndpoint(async (c) => {
-  const { params, client } = await authenticatedRequest(c);
-  const token = params.get("token");
-  if (token === undefined) throw invalidRequest("The token parameter is required.");
+export const revoke: Handler<AppEnv> = async (c) => {
+  const { request, client } = await authenticatedRequest(c, TokenActionRequest);
   // token_type_hint is not needed: a token's prefix says what it is.
-  await revokeToken(c.var.db, c.env.KV, client.id, token);
+  await revokeToken(c.var.db, c.env.KV, client.id, request.token);
   return c.body(null, 200, NO_STORE);
-});
+};
 
-export const introspect = oauthEndpoint(async (c) => {
-  const { params, client } = await authenticatedRequest(c);
-  const token = params.get("token");
-  if (token === undefined) throw invalidRequest("The token parameter is required.");
-  return c.json(await introspectToken(c.var.db, c.env.KV, client.id, token), 200, NO_STORE);
-});
+export const introspect: Handler<AppEnv> = async (c) => {
+  const { request, client } = await authenticatedRequest(c, TokenActionRequest);
+  return c.json(await introspectToken(c.var.db, c.env.KV, client.id, request.token), 200, NO_STORE);
+};
 
 /** Wrong method on an OAuth endpoint: still an RFC 6749 body, with Allow. */
-export const methodNotAllowed = oauthEndpoint(async () => {
+export const methodNotAllowed: Handler<AppEnv> = () => {
   throw new OAuthError("invalid_request", "This endpoint accepts POST only.", 405, { Allow: "POST" });
-});
+};
 
 /** The issuer: the ISSUER var, or else the origin the request came to, so discovery also works locally. */
-const issuerOf = (c: Context<AppEnv>) => (c.env.ISSUER || new URL(c.req.url).origin).replace(/\/+$/, "");
+const issuerOf = (c: Context<AppEnv>) => config(c.env).issuer ?? new URL(c.req.url).origin;
 
 const CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"];
 

@@ -11,8 +11,9 @@ import {
 
 /**
  * The three POST endpoints are documented from these definitions but served by plain handlers
- * (see index.ts): their bodies are parsed by hand, because RFC 6749 wants a repeated parameter
- * refused and every error in its own shape, which the zod validators cannot give.
+ * (see index.ts): their bodies are read by hand, because RFC 6749 wants a repeated parameter
+ * refused and every error in its own shape, which the zod validators cannot give; the handlers
+ * then validate what was read with these same schemas (validParams in oauth-params.ts).
  */
 const tags = ["OAuth"];
 
@@ -44,7 +45,9 @@ const clientErrors = {
   400: oauthError("invalid_request: a missing or repeated parameter, or a body that is neither form nor JSON."),
   401: oauthError("invalid_client: unknown client, wrong secret, or no client authentication (with WWW-Authenticate: Basic)."),
   413: oauthError("invalid_request: the body is larger than 16 KiB."),
-  429: oauthError("temporarily_unavailable: too many requests to the OAuth endpoints from this client IP; retry after Retry-After seconds."),
+  429: oauthError(
+    "temporarily_unavailable: too many requests to the OAuth endpoints from this client IP; retry after Retry-After seconds.",
+  ),
 };
 
 export const token = createRoute({

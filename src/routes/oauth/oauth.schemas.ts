@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { OAUTH_ERROR_CODES } from "../../lib/errors";
 import { idSchema } from "../../lib/ids";
 import { SCOPES } from "../../lib/scopes";
-import { OAUTH_ERROR_CODES } from "./oauth-errors";
 import { MAX_OAUTH_BODY_BYTES } from "./oauth-params";
 
-/** Parameters are parsed by hand (oauth-params.ts); what bounds their length is the body limit. */
+/** Parameters are read by hand (oauth-params.ts), then validated here; what bounds their length is the body limit. */
 const param = () => z.string().openapi({ maxLength: MAX_OAUTH_BODY_BYTES });
 
 const clientCredentialFields = {
@@ -38,7 +38,8 @@ export const TokenResponse = z
     scope: z.string().openapi({ example: "quizzes:read submissions:read" }),
     refresh_token: z.string().openapi({
       example: "qz_rt_…",
-      description: "Rotates on every use: the previous one stays valid until this one is first used; an older one coming back revokes the grant.",
+      description:
+        "Rotates on every use: the previous one stays valid until this one is first used; an older one coming back revokes the grant.",
     }),
   })
   .openapi("TokenResponse");
@@ -58,7 +59,10 @@ export const IntrospectionResponse = z
     active: z.boolean(),
     scope: z.string().optional(),
     client_id: z.string().optional(),
-    token_type: z.literal("Bearer").optional().openapi({ description: "For access tokens (RFC 7662 §2.2); refresh tokens have none." }),
+    token_type: z
+      .literal("Bearer")
+      .optional()
+      .openapi({ description: "For access tokens (RFC 7662 §2.2); refresh tokens have none." }),
     exp: z.number().int().optional(),
     iat: z.number().int().optional(),
   })
@@ -68,8 +72,8 @@ export const IntrospectionResponse = z
 
 export const OAuthErrorBody = z
   .object({
-    // temporarily_unavailable: /oauth/token's rate limit (RFC 6749 §4.1.2.1), answered by middleware.
-    error: z.enum([...OAUTH_ERROR_CODES, "temporarily_unavailable"]),
+    // temporarily_unavailable: the OAuth endpoints' per-IP rate limit (RFC 6749 §4.1.2.1).
+    error: z.enum(OAUTH_ERROR_CODES),
     error_description: z.string(),
   })
   .openapi("OAuthError", { description: "RFC 6749 §5.2 error body (not a problem detail)." });

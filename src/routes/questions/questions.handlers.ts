@@ -1,39 +1,39 @@
+import { canSeeAnswerKeys } from "../../auth/authorize";
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
-import { canSeeAnswerKeys } from "../../auth/authorize";
-import * as queries from "./questions.queries";
 import type * as routes from "./questions.routes";
+import * as service from "./questions.service";
 
 export const listQuestions: AppRouteHandler<typeof routes.listQuestions> = async (c) => {
   const { id } = c.req.valid("param");
   const { limit, cursor } = c.req.valid("query");
-  const rows = await queries.listQuestions(c.var.db, id, cursor, limit);
+  const rows = await service.listQuestions(c.var.db, id, cursor, limit);
   const { items, nextCursor } = toPage(c, rows, limit, (q) => q.position);
   const reveal = canSeeAnswerKeys(c);
-  return c.json({ questions: items.map((q) => queries.serializeQuestion(q, reveal)), next_cursor: nextCursor }, 200);
+  return c.json({ questions: items.map((q) => service.serializeQuestion(q, reveal)), next_cursor: nextCursor }, 200);
 };
 
 export const createQuestion: AppRouteHandler<typeof routes.createQuestion> = async (c) => {
   const { id } = c.req.valid("param");
-  const row = await queries.createQuestion(c.var.db, id, c.req.valid("json"));
+  const row = await service.createQuestion(c.var.db, id, c.req.valid("json"));
   c.header("Location", `/v1/quizzes/${id}/questions/${row.id}`);
-  return c.json(queries.serializeQuestion(row, canSeeAnswerKeys(c)), 201);
+  return c.json(service.serializeQuestion(row, canSeeAnswerKeys(c)), 201);
 };
 
 export const getQuestion: AppRouteHandler<typeof routes.getQuestion> = async (c) => {
   const { id, question_id } = c.req.valid("param");
-  const row = await queries.getQuestion(c.var.db, id, question_id);
-  return c.json(queries.serializeQuestion(row, canSeeAnswerKeys(c)), 200);
+  const row = await service.getQuestion(c.var.db, id, question_id);
+  return c.json(service.serializeQuestion(row, canSeeAnswerKeys(c)), 200);
 };
 
 export const updateQuestion: AppRouteHandler<typeof routes.updateQuestion> = async (c) => {
   const { id, question_id } = c.req.valid("param");
-  const row = await queries.updateQuestion(c.var.db, id, question_id, c.req.valid("json"));
-  return c.json(queries.serializeQuestion(row, canSeeAnswerKeys(c)), 200);
+  const row = await service.updateQuestion(c.var.db, id, question_id, c.req.valid("json"));
+  return c.json(service.serializeQuestion(row, canSeeAnswerKeys(c)), 200);
 };
 
 export const deleteQuestion: AppRouteHandler<typeof routes.deleteQuestion> = async (c) => {
   const { id, question_id } = c.req.valid("param");
-  await queries.deleteQuestion(c.var.db, id, question_id);
+  await service.deleteQuestion(c.var.db, id, question_id);
   return c.body(null, 204);
 };

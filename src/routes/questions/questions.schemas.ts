@@ -1,16 +1,13 @@
 import { z } from "@hono/zod-openapi";
+import { POINT_DECIMALS } from "../../domain/points";
+import { MULTIPLE_CHOICE_SCORINGS, QUESTION_TYPES } from "../../domain/questions";
 import { idSchema } from "../../lib/ids";
 import { multiLineText, singleLineText } from "../../lib/text";
 
 export const MAX_QUESTIONS_PER_QUIZ = 200;
-export const MIN_OPTIONS = 2;
-export const MAX_OPTIONS = 26;
-export const MAX_POINTS = 1_000_000;
-/** Points are kept exact as integer micro-points by the grading engine, so at most 6 decimals. */
-const POINT_DECIMALS = 6;
-
-export const QUESTION_TYPES = ["single_choice", "multiple_choice", "true_false", "short_text", "numeric"] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+const MIN_OPTIONS = 2;
+const MAX_OPTIONS = 26;
+const MAX_POINTS = 1_000_000;
 
 const optionId = z
   .string()
@@ -20,6 +17,7 @@ const optionId = z
 const points = z
   .number()
   // Not just positive: a positive value below one micro-point (1e-13) passes the decimals check below and grades as 0.
+  // At most POINT_DECIMALS decimals: the grading engine keeps points exact as integer micro-points.
   .min(1e-6, { message: "Points are at least 0.000001." })
   .max(MAX_POINTS)
   .refine((p) => Math.abs(p * 10 ** POINT_DECIMALS - Math.round(p * 10 ** POINT_DECIMALS)) < 1e-6, {
@@ -58,11 +56,7 @@ export function optionIds(input: { id?: string }[]): string[] {
   return input.map((o, i) => o.id ?? String.fromCharCode(97 + i));
 }
 
-function checkOptions(
-  input: { options: { id?: string }[] },
-  ctx: z.RefinementCtx,
-  correct: { path: string; ids: string[] },
-) {
+function checkOptions(input: { options: { id?: string }[] }, ctx: z.RefinementCtx, correct: { path: string; ids: string[] }) {
   const ids = optionIds(input.options);
   const seen = new Set<string>();
   ids.forEach((id, i) => {
@@ -88,7 +82,7 @@ const MultipleChoiceInput = z
     ...common,
     options,
     correct_option_ids: z.array(optionId).min(1).max(MAX_OPTIONS).openapi({ uniqueItems: true }),
-    scoring: z.enum(["all_or_nothing", "partial"]).default("all_or_nothing"),
+    scoring: z.enum(MULTIPLE_CHOICE_SCORINGS).default("all_or_nothing"),
   })
   .superRefine((q, ctx) => {
     checkOptions(q, ctx, { path: "correct_option_ids", ids: q.correct_option_ids });
@@ -123,18 +117,6 @@ export const QuestionInput = z
   .discriminatedUnion("type", [SingleChoiceInput, MultipleChoiceInput, TrueFalseInput, ShortTextInput, NumericInput])
   .openapi("QuestionInput");
 export type QuestionInput = z.infer<typeof QuestionInput>;
-
-/** The fields of each type that make up its key or its scoring, stored as the question's definition. */
-export const TYPE_FIELDS: Record<QuestionType, readonly string[]> = {
-  single_choice: ["options", "correct_option_id"],
-  multiple_choice: ["options", "correct_option_ids", "scoring"],
-  true_false: ["correct"],
-  short_text: ["accepted_answers", "case_sensitive"],
-  numeric: ["correct_value", "tolerance"],
-};
-
-/** Fields that give the answer away, shown only to callers allowed to write quizzes. */
-export const ANSWER_KEY_FIELDS = ["correct_option_id", "correct_option_ids", "correct", "accepted_answers", "correct_value"];
 
 /** A question added to an existing quiz may name its position; the others move down. */
 export const QuestionCreate = z
@@ -187,7 +169,7 @@ export const Question = z
     options: z.array(Option).optional(),
     correct_option_id: z.string().optional(),
     correct_option_ids: z.array(z.string()).optional(),
-    scoring: z.enum(["all_or_nothing", "partial"]).optional(),
+    scoring: z.enum(MULTIPLE_CHOICE_SCORINGS).optional(),
     correct: z.boolean().optional(),
     accepted_answers: z.array(z.string()).optional(),
     case_sensitive: z.boolean().optional(),
@@ -197,6 +179,7 @@ export const Question = z
     updated_at: z.string().datetime(),
   })
   .openapi("Question", {
-    description: "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value) appear only for credentials with quizzes:write.",
+    description:
+      "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value) appear only for credentials with quizzes:write.",
   });
 export type Question = z.infer<typeof Question>;

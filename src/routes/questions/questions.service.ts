@@ -1,20 +1,15 @@
-import { type SQL, and, asc, eq, gt, gte, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, ne, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { questionVersions, questions, quizzes } from "../../db/schema";
+import { questions, questionVersions, quizzes } from "../../db/schema";
+import { mergeQuestionPatch } from "../../domain/question-patch";
+import { TYPE_FIELDS } from "../../domain/questions";
+import { shownDefinition } from "../../domain/reveal";
 import type { Database } from "../../env";
 import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import { fieldErrors } from "../../lib/validation";
-import {
-  ANSWER_KEY_FIELDS,
-  MAX_QUESTIONS_PER_QUIZ,
-  type Question,
-  QuestionInput,
-  type QuestionType,
-  TYPE_FIELDS,
-  optionIds,
-} from "./questions.schemas";
+import { MAX_QUESTIONS_PER_QUIZ, optionIds, type Question, QuestionInput } from "./questions.schemas";
 
 export type QuestionRow = typeof questions.$inferSelect;
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
@@ -73,33 +68,20 @@ export function snapshotVersions(db: Database, where: SQL) {
     });
 }
 
+/** The question as the API shows it; its key fields only when `revealKeys` (see domain/reveal). */
 export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Question {
-  const definition = { ...row.definition };
-  if (!revealKeys) for (const field of ANSWER_KEY_FIELDS) delete definition[field];
   return {
     id: row.id,
     quiz_id: row.quizId,
-    type: row.type as QuestionType,
+    type: row.type,
     prompt: row.prompt,
     points: row.points,
     position: row.position,
     feedback: row.feedback,
     explanation: row.explanation,
-    ...definition,
+    ...shownDefinition(row.definition, revealKeys),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
-  };
-}
-
-/** The question as the input it was made from, so a patch can be merged into it and revalidated. */
-function asInput(row: QuestionRow): Record<string, unknown> {
-  return {
-    type: row.type,
-    prompt: row.prompt,
-    points: row.points,
-    feedback: row.feedback,
-    ...(row.explanation === null ? {} : { explanation: row.explanation }),
-    ...row.definition,
   };
 }
 
@@ -139,8 +121,7 @@ const touchQuiz = (db: Database, quizId: string, now: string) =>
 const questionTotal = (quizId: string) => sql`(SELECT count(*) FROM questions AS q WHERE q.quiz_id = ${quizId})`;
 /** A question's stored position (null once it is gone). */
 const storedPosition = (questionId: string) => sql`(SELECT q.position FROM questions AS q WHERE q.id = ${questionId})`;
-const limitReached = () =>
-  conflict("question_limit_reached", `A quiz holds at most ${MAX_QUESTIONS_PER_QUIZ} questions.`);
+const limitReached = () => conflict("question_limit_reached", `A quiz holds at most ${MAX_QUESTIONS_PER_QUIZ} questions.`);
 
 /** Adds a question at `position` (default: last); the questions at and after it move down one. */
 export async function createQuestion(db: Database, quizId: string, input: QuestionInput & { position?: number }) {
@@ -150,7 +131,10 @@ export async function createQuestion(db: Database, quizId: string, input: Questi
   const total = questionTotal(quizId);
   // NULL when the quiz is full: the NOT NULL constraint then fails the batch, which rolls back whole.
   const position = sql<number>`CASE WHEN ${total} < ${MAX_QUESTIONS_PER_QUIZ} THEN min(${input.position ?? MAX_QUESTIONS_PER_QUIZ + 1}, ${total} + 1) END`;
-  const insert = db.insert(questions).values({ ...row, position }).returning({ position: questions.position });
+  const insert = db
+    .insert(questions)
+    .values({ ...row, position })
+    .returning({ position: questions.position });
   const statements: Batch = [insert, snapshotVersions(db, eq(questions.id, row.id)), touchQuiz(db, quizId, now)];
   if (input.position !== undefined)
     statements.unshift(
@@ -181,17 +165,18 @@ export async function updateQuestion(
 ) {
   const current = await getQuestion(db, quizId, questionId);
   const { position: requested, ...fields } = patch;
-  const merged = { ...asInput(current), ...fields };
-  if (fields.type !== undefined && fields.type !== current.type) {
-    // A new type keeps the common fields and takes its key fields from the patch alone.
-    for (const field of TYPE_FIELDS[current.type as QuestionType]) if (!(field in fields)) delete merged[field];
-  }
-  const parsed = QuestionInput.safeParse(merged);
+  const parsed = QuestionInput.safeParse(mergeQuestionPatch(current, fields));
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
 
   const now = isoNow();
   // The id, creation time and (unless moved) position stay as stored.
-  const { id: _id, createdAt: _createdAt, position: _position, version: _version, ...fresh } = questionRow(quizId, parsed.data, 0, now);
+  const {
+    id: _id,
+    createdAt: _createdAt,
+    position: _position,
+    version: _version,
+    ...fresh
+  } = questionRow(quizId, parsed.data, 0, now);
   // A change to what grading reads makes a new version; compared in SQL with what is stored
   // when the batch runs, so concurrent patches each count.
   const changes = {
@@ -216,7 +201,11 @@ export async function updateQuestion(
         })
         .where(and(eq(questions.quizId, quizId), ne(questions.id, current.id))),
     );
-    write = db.update(questions).set({ ...changes, position: to }).where(eq(questions.id, current.id)).returning();
+    write = db
+      .update(questions)
+      .set({ ...changes, position: to })
+      .where(eq(questions.id, current.id))
+      .returning();
   }
   statements.push(write, snapshotVersions(db, eq(questions.id, current.id)), touchQuiz(db, quizId, now));
   const results = await db.batch(statements as Batch);

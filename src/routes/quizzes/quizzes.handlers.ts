@@ -1,28 +1,28 @@
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
-import * as queries from "./quizzes.queries";
 import type * as routes from "./quizzes.routes";
+import * as service from "./quizzes.service";
 
 export const listQuizzes: AppRouteHandler<typeof routes.listQuizzes> = async (c) => {
   const { limit, cursor } = c.req.valid("query");
-  const rows = await queries.listQuizzes(c.var.db, cursor, limit);
+  const rows = await service.listQuizzes(c.var.db, cursor, limit);
   const { items, nextCursor } = toPage(c, rows, limit, (q) => q.id);
   return c.json({ quizzes: items, next_cursor: nextCursor }, 200);
 };
 
 export const createQuiz: AppRouteHandler<typeof routes.createQuiz> = async (c) => {
-  const quiz = await queries.createQuiz(c.var.db, c.req.valid("json"));
+  const quiz = await service.createQuiz(c.var.db, c.req.valid("json"));
   c.header("Location", `/v1/quizzes/${quiz.id}`);
   return c.json(quiz, 201);
 };
 
 export const getQuiz: AppRouteHandler<typeof routes.getQuiz> = async (c) =>
-  c.json(await queries.getQuiz(c.var.db, c.req.valid("param").id), 200);
+  c.json(await service.getQuiz(c.var.db, c.req.valid("param").id), 200);
 
 export const updateQuiz: AppRouteHandler<typeof routes.updateQuiz> = async (c) =>
-  c.json(await queries.updateQuiz(c.var.db, c.req.valid("param").id, c.req.valid("json")), 200);
+  c.json(await service.updateQuiz(c.var.db, c.req.valid("param").id, c.req.valid("json")), 200);
 
 export const deleteQuiz: AppRouteHandler<typeof routes.deleteQuiz> = async (c) => {
-  await queries.deleteQuiz(c.var.db, c.req.valid("param").id);
+  await service.deleteQuiz(c.var.db, c.req.valid("param").id);
   return c.body(null, 204);
 };

@@ -1,11 +1,11 @@
+import type { z } from "@hono/zod-openapi";
 import { asc, count, eq, gt, sql } from "drizzle-orm";
 import { questions, quizStats, quizzes, submissions } from "../../db/schema";
 import type { Database } from "../../env";
 import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import { questionRow, snapshotVersions } from "../questions/questions.queries";
-import type { z } from "@hono/zod-openapi";
+import { questionRow, snapshotVersions } from "../questions";
 import type { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
 type QuizRow = typeof quizzes.$inferSelect;
@@ -14,7 +14,7 @@ type QuizRow = typeof quizzes.$inferSelect;
 const questionCount = sql<number>`(SELECT count(*) FROM questions WHERE questions.quiz_id = quizzes.id)`.mapWith(Number);
 const withCount = { quiz: quizzes, questionCount };
 
-export function serializeQuiz(row: QuizRow, questionTotal: number): Quiz {
+function serializeQuiz(row: QuizRow, questionTotal: number): Quiz {
   return {
     id: row.id,
     title: row.title,
@@ -80,9 +80,7 @@ export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof
     .set({
       ...(patch.title === undefined ? {} : { title: patch.title }),
       ...(patch.description === undefined ? {} : { description: patch.description }),
-      ...(patch.settings === undefined
-        ? {}
-        : { settings: setEach(patch.settings) }),
+      ...(patch.settings === undefined ? {} : { settings: setEach(patch.settings) }),
       updatedAt: isoNow(),
     })
     .where(eq(quizzes.id, id))
@@ -93,16 +91,17 @@ export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof
 
 /** A quiz with submissions is never deleted: its results and analytics would be lost. */
 export async function deleteQuiz(db: Database, id: string) {
-  const [{ taken } = { taken: 0 }] = await db
-    .select({ taken: count() })
-    .from(submissions)
-    .where(eq(submissions.quizId, id));
+  const [{ taken } = { taken: 0 }] = await db.select({ taken: count() }).from(submissions).where(eq(submissions.quizId, id));
   if (taken > 0) throw conflict("quiz_has_submissions", "The quiz has submissions; it cannot be deleted.");
   const [deleted] = await db
-    .batch([db.delete(quizzes).where(eq(quizzes.id, id)).returning({ id: quizzes.id }), db.delete(quizStats).where(eq(quizStats.quizId, id))])
+    .batch([
+      db.delete(quizzes).where(eq(quizzes.id, id)).returning({ id: quizzes.id }),
+      db.delete(quizStats).where(eq(quizStats.quizId, id)),
+    ])
     .catch((error: unknown) => {
       // A submission created since the check holds a foreign key to the quiz.
-      if (String(error).includes("FOREIGN KEY")) throw conflict("quiz_has_submissions", "The quiz has submissions; it cannot be deleted.");
+      if (String(error).includes("FOREIGN KEY"))
+        throw conflict("quiz_has_submissions", "The quiz has submissions; it cannot be deleted.");
       throw error;
     });
   if (deleted.length === 0) throw notFound("Quiz");

@@ -1,11 +1,17 @@
-import { type SQL, asc, eq, inArray, sql } from "drizzle-orm";
-import { questionVersions, questions, quizzes, submissions } from "../../db/schema";
+import { asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { questions, questionVersions, quizzes, submissions } from "../../db/schema";
 import { statement } from "../../db/statements";
 import { type AnswerResult, correctAnswerOf, gradeSubmission, pointsSentence } from "../../domain/grading";
+import { toMicro } from "../../domain/points";
+import { gradableQuestion } from "../../domain/questions";
+import { resultsRevealKeys, withAnswerKey } from "../../domain/reveal";
+import { bucketOf } from "../../domain/score-distribution";
 import type { Database } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
-import { type QuestionVersionRow, type SubmissionRow, gradable } from "./submissions.queries";
+import type { SubmissionRow } from "./submissions.service";
+
+type QuestionVersionRow = typeof questionVersions.$inferSelect;
 
 /**
  * What a graded submission keeps per answer: a reference to the question version it was graded
@@ -25,10 +31,6 @@ const GRADE_ATTEMPTS = 5;
 
 /** Rows of question_stats written per statement: 3 bound values each, under D1's 100 per statement. */
 const QUESTION_STATS_CHUNK = 25;
-const MICRO = 1_000_000;
-
-/** The score's bucket of the ten-bucket distribution: [0,10), …, [80,90), [90,100]. */
-export const bucketOf = (score: number) => Math.min(Math.floor(score / 10), 9);
 
 function gradeResponse(row: SubmissionRow) {
   if (row.status !== "graded" || row.score === null || row.gradedAt === null) throw notGraded();
@@ -80,7 +82,7 @@ async function tryGrade(db: Database, id: string) {
   if (!submission || !quiz) throw notFound("Submission");
   if (submission.status === "graded") return gradeResponse(submission);
 
-  const result = gradeSubmission(questionRows.map(gradable), submission.answers, quiz.settings.feedback_bands);
+  const result = gradeSubmission(questionRows.map(gradableQuestion), submission.answers, quiz.settings.feedback_bands);
   const stored: StoredAnswerResult[] = result.answers.map((a, i) => ({
     question_id: a.question_id,
     version: questionRows[i]?.version ?? 1,
@@ -155,7 +157,7 @@ function questionStatsStatements(quizId: string, answers: AnswerResult[], won: S
   for (let i = 0; i < answers.length; i += QUESTION_STATS_CHUNK) {
     const rows = answers
       .slice(i, i + QUESTION_STATS_CHUNK)
-      .map((a) => sql`(${a.question_id}, ${a.correct ? 1 : 0}, ${Math.round(a.points_earned * MICRO)})`);
+      .map((a) => sql`(${a.question_id}, ${a.correct ? 1 : 0}, ${toMicro(a.points_earned)})`);
     statements.push(
       sql`
         INSERT INTO question_stats (quiz_id, question_id, attempts, correct_count, points_earned_micro)
@@ -194,14 +196,14 @@ export async function getResults(db: Database, id: string) {
   const row = rows[0];
   if (!row) throw notFound("Submission");
   const { submission, settings } = row;
-  const reveal = settings.show_correct_answers;
+  const reveal = resultsRevealKeys(settings);
   const byRef = new Map(versions.map((v) => [`${v.questionId}#${v.version}`, v]));
   const responses = new Map(submission.answers.map((a) => [a.question_id, a.response]));
   const answers = ((submission.results ?? []) as (StoredAnswerResult | LegacyAnswerResult)[]).map((entry) => {
     if ("type" in entry) {
       // Graded before results referenced versions: the entry holds its own copies.
       const { correct_answer, ...answer } = entry;
-      return reveal ? { ...answer, correct_answer } : answer;
+      return withAnswerKey(answer, reveal, () => correct_answer);
     }
     return answerResult(entry, byRef.get(`${entry.question_id}#${entry.version}`), responses.get(entry.question_id), reveal);
   });
@@ -213,9 +215,9 @@ type LegacyAnswerResult = AnswerResult;
 function answerResult(entry: StoredAnswerResult, version: QuestionVersionRow | undefined, response: unknown, reveal: boolean) {
   // Versions are never deleted (the migration that introduced them copied every question).
   if (!version) throw new Error(`question version ${entry.question_id}#${entry.version} is missing`);
-  const question = gradable({ ...version, id: version.questionId });
+  const question = gradableQuestion({ ...version, id: version.questionId });
   const feedback = entry.correct ? question.feedback.correct : question.feedback.incorrect;
-  return {
+  const answer = {
     question_id: entry.question_id,
     question_version: entry.version,
     type: question.type,
@@ -225,6 +227,6 @@ function answerResult(entry: StoredAnswerResult, version: QuestionVersionRow | u
     points_possible: entry.points_possible,
     feedback: feedback ?? null,
     explanation: question.explanation ?? null,
-    ...(reveal ? { correct_answer: correctAnswerOf(question) } : {}),
   };
+  return withAnswerKey(answer, reveal, () => correctAnswerOf(question));
 }

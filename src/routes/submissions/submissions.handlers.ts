@@ -1,34 +1,34 @@
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
-import * as grading from "./grade.queries";
-import * as queries from "./submissions.queries";
+import * as grading from "./grade.service";
 import type * as routes from "./submissions.routes";
+import * as service from "./submissions.service";
 
 export const createSubmission: AppRouteHandler<typeof routes.createSubmission> = async (c) => {
-  const submission = await queries.createSubmission(c.var.db, c.req.valid("param").id, c.req.valid("json"));
+  const submission = await service.createSubmission(c.var.db, c.req.valid("param").id, c.req.valid("json"));
   c.header("Location", `/v1/submissions/${submission.id}`);
   return c.json(submission, 201);
 };
 
 export const listQuizSubmissions: AppRouteHandler<typeof routes.listQuizSubmissions> = async (c) => {
   const { limit, cursor, status } = c.req.valid("query");
-  const rows = await queries.listSubmissions(c.var.db, { quizId: c.req.valid("param").id }, { after: cursor, status }, limit);
+  const rows = await service.listSubmissions(c.var.db, { quizId: c.req.valid("param").id }, { after: cursor, status }, limit);
   const { items, nextCursor } = toPage(c, rows, limit, (s) => s.id);
   return c.json({ submissions: items, next_cursor: nextCursor }, 200);
 };
 
 export const listUserSubmissions: AppRouteHandler<typeof routes.listUserSubmissions> = async (c) => {
   const { limit, cursor, status } = c.req.valid("query");
-  const rows = await queries.listSubmissions(c.var.db, { userId: c.req.valid("param").id }, { after: cursor, status }, limit);
+  const rows = await service.listSubmissions(c.var.db, { userId: c.req.valid("param").id }, { after: cursor, status }, limit);
   const { items, nextCursor } = toPage(c, rows, limit, (s) => s.id);
   return c.json({ submissions: items, next_cursor: nextCursor }, 200);
 };
 
 export const getSubmission: AppRouteHandler<typeof routes.getSubmission> = async (c) =>
-  c.json(queries.serializeSubmission(await queries.getSubmissionRow(c.var.db, c.req.valid("param").id)), 200);
+  c.json(service.serializeSubmission(await service.getSubmissionRow(c.var.db, c.req.valid("param").id)), 200);
 
 export const replaceAnswers: AppRouteHandler<typeof routes.replaceAnswers> = async (c) =>
-  c.json(await queries.replaceAnswers(c.var.db, c.req.valid("param").id, c.req.valid("json").answers), 200);
+  c.json(await service.replaceAnswers(c.var.db, c.req.valid("param").id, c.req.valid("json").answers), 200);
 
 export const gradeSubmission: AppRouteHandler<typeof routes.gradeSubmission> = async (c) =>
   c.json(await grading.gradeSubmissionOnce(c.var.db, c.req.valid("param").id), 200);

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { idSchema } from "../../lib/ids";
 import { scoped } from "../../auth/authorize";
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, jsonBody, jsonResponse, defineRoute } from "../../lib/openapi";
+import { idSchema } from "../../lib/ids";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
 import { AnswersPut, GradeResult, Results, Submission, SubmissionCreate, SubmissionListQuery } from "./submissions.schemas";
 

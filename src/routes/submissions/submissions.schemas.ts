@@ -1,22 +1,19 @@
 import { z } from "@hono/zod-openapi";
+import { QUESTION_TYPES } from "../../domain/questions";
+import { SUBMISSION_STATUSES } from "../../domain/submissions";
 import { idSchema } from "../../lib/ids";
 import { pageQuery } from "../../lib/pagination";
-import { MAX_QUESTIONS_PER_QUIZ, QUESTION_TYPES } from "../questions/questions.schemas";
+import { MAX_QUESTIONS_PER_QUIZ } from "../questions/questions.schemas";
 
 // nonoptional: zod 4 already refuses an object without the key; this makes the document say
 // `required` too (an unknown() alone is documented as optional).
-const Response = z
-  .unknown()
-  .nonoptional()
-  .openapi({
-    description:
-      "single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number.",
-    example: "a",
-  });
+const Response = z.unknown().nonoptional().openapi({
+  description:
+    "single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number.",
+  example: "a",
+});
 
-export const AnswerInput = z
-  .strictObject({ question_id: idSchema("question"), response: Response })
-  .openapi("AnswerInput");
+const AnswerInput = z.strictObject({ question_id: idSchema("question"), response: Response }).openapi("AnswerInput");
 
 const answers = z
   .array(AnswerInput)
@@ -29,9 +26,11 @@ export const SubmissionCreate = z
 
 export const AnswersPut = z.strictObject({ answers }).openapi("AnswersPut");
 
+const status = z.enum(SUBMISSION_STATUSES);
+
 export const SubmissionListQuery = z.strictObject({
   ...pageQuery("submission"),
-  status: z.enum(["open", "graded"]).optional(),
+  status: status.optional(),
 });
 
 export const Submission = z
@@ -40,7 +39,7 @@ export const Submission = z
     quiz_id: idSchema("quiz"),
     user_id: idSchema("user"),
     attempt: z.number().int().openapi({ description: "1 for the user's first submission to this quiz, and so on." }),
-    status: z.enum(["open", "graded"]),
+    status,
     answers: z.array(z.object({ question_id: z.string(), response: Response })),
     score: z.number().nullable().openapi({ description: "Percentage 0–100 once graded, else null." }),
     created_at: z.string().datetime(),
@@ -64,14 +63,13 @@ export const GradeResult = z
   })
   .openapi("GradeResult");
 
-export const AnswerResult = z
+const AnswerResult = z
   .object({
     question_id: z.string(),
-    question_version: z
-      .number()
-      .int()
-      .optional()
-      .openapi({ description: "The version of the question this answer was graded against (absent on answers graded before versions existed)." }),
+    question_version: z.number().int().optional().openapi({
+      description:
+        "The version of the question this answer was graded against (absent on answers graded before versions existed).",
+    }),
     type: z.enum(QUESTION_TYPES),
     response: Response.nullable(),
     correct: z.boolean(),

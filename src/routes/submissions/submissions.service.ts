@@ -1,15 +1,14 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { questionVersions, questions, quizzes, submissions, users } from "../../db/schema";
-import { type GradableQuestion, responseProblem } from "../../domain/grading";
+import { questions, quizzes, submissions, users } from "../../db/schema";
+import { answerProblems, type SubmittedAnswer } from "../../domain/answers";
+import { gradableQuestion } from "../../domain/questions";
+import type { SubmissionStatus } from "../../domain/submissions";
 import type { Database } from "../../env";
-import { ApiError, type FieldError, conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
+import { ApiError, conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import type { QuestionRow } from "../questions/questions.queries";
 
 export type SubmissionRow = typeof submissions.$inferSelect;
-export type QuestionVersionRow = typeof questionVersions.$inferSelect;
-type Answer = { question_id: string; response: unknown };
 
 export function serializeSubmission(row: SubmissionRow) {
   return {
@@ -26,44 +25,13 @@ export function serializeSubmission(row: SubmissionRow) {
   };
 }
 
-/** A stored question (or a version of one, with its question's id) in the grading engine's terms. */
-export function gradable(
-  row: Pick<QuestionRow, "id" | "type" | "points" | "feedback" | "explanation" | "definition">,
-): GradableQuestion {
-  return {
-    id: row.id,
-    type: row.type,
-    points: row.points,
-    feedback: row.feedback,
-    explanation: row.explanation,
-    ...row.definition,
-  } as GradableQuestion;
-}
-
-
-/**
- * Each answer must name a question of the quiz, once, with a response that fits the question
- * (type, bounds, option ids): what is stored is bounded by the quiz's questions (§6).
- */
-function checkAnswers(answers: Answer[], quizQuestions: QuestionRow[]): void {
-  const byId = new Map(quizQuestions.map((q) => [q.id, gradable(q)]));
-  const seen = new Set<string>();
-  const errors: FieldError[] = [];
-  answers.forEach(({ question_id, response }, i) => {
-    const question = byId.get(question_id);
-    if (!question) errors.push({ path: `answers[${i}].question_id`, message: "Not a question of this quiz." });
-    else if (seen.has(question_id))
-      errors.push({ path: `answers[${i}].question_id`, message: "The question is answered twice." });
-    else {
-      const problem = responseProblem(question, response);
-      if (problem) errors.push({ path: `answers[${i}].response`, message: `A ${question.type} response ${problem}.` });
-    }
-    seen.add(question_id);
-  });
+/** The answers, checked against the quiz's questions (domain/answers): 400 naming each bad answer. */
+function checkAnswers(answers: SubmittedAnswer[], quizQuestions: (typeof questions.$inferSelect)[]): void {
+  const errors = answerProblems(answers, quizQuestions.map(gradableQuestion));
   if (errors.length > 0) throw validationFailed(errors);
 }
 
-export async function createSubmission(db: Database, quizId: string, input: { user_id: string; answers: Answer[] }) {
+export async function createSubmission(db: Database, quizId: string, input: { user_id: string; answers: SubmittedAnswer[] }) {
   const [quizRows, questionRows, userRows] = await db.batch([
     db.select({ settings: quizzes.settings }).from(quizzes).where(eq(quizzes.id, quizId)),
     db.select().from(questions).where(eq(questions.quizId, quizId)),
@@ -126,7 +94,7 @@ export async function getSubmissionRow(db: Database, id: string) {
 
 const gradedConflict = () => new ApiError(409, "submission_graded", "The submission is graded; its answers are final.");
 
-export async function replaceAnswers(db: Database, id: string, answers: Answer[]) {
+export async function replaceAnswers(db: Database, id: string, answers: SubmittedAnswer[]) {
   const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
   const [subRows, questionRows] = await db.batch([
     db.select().from(submissions).where(eq(submissions.id, id)),
@@ -153,11 +121,10 @@ export async function replaceAnswers(db: Database, id: string, answers: Answer[]
 export async function listSubmissions(
   db: Database,
   owner: { quizId: string } | { userId: string },
-  filter: { after?: string; status?: "open" | "graded" },
+  filter: { after?: string; status?: SubmissionStatus },
   limit: number,
 ) {
-  const ownerCondition =
-    "quizId" in owner ? eq(submissions.quizId, owner.quizId) : eq(submissions.userId, owner.userId);
+  const ownerCondition = "quizId" in owner ? eq(submissions.quizId, owner.quizId) : eq(submissions.userId, owner.userId);
   const ownerExists =
     "quizId" in owner
       ? db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, owner.quizId))

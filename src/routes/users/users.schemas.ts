@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { ROLES } from "../../domain/users";
 import { idSchema } from "../../lib/ids";
 import { pageQuery } from "../../lib/pagination";
 import { singleLineText, textProblem } from "../../lib/text";
-
-export const ROLES = ["student", "instructor", "admin"] as const;
 
 const name = singleLineText(200).openapi({ example: "Ada Lovelace" });
 // RFC 5321 caps an address at 254 characters.

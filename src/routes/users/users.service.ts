@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { users } from "../../db/schema";
+import { normalizeEmail, type Role } from "../../domain/users";
 import type { Database } from "../../env";
 import { conflict, errorChainText, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -7,9 +8,6 @@ import { isoNow } from "../../lib/time";
 import type { User } from "./users.schemas";
 
 type UserRow = typeof users.$inferSelect;
-type Role = UserRow["role"];
-
-export const normalizeEmail = (email: string) => email.toLowerCase();
 
 export function serializeUser(row: UserRow): User {
   return {
@@ -35,11 +33,7 @@ async function guardEmail<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-export async function listUsers(
-  db: Database,
-  filter: { after?: string; role?: Role; email?: string },
-  limit: number,
-) {
+export async function listUsers(db: Database, filter: { after?: string; role?: Role; email?: string }, limit: number) {
   const rows = await db
     .select()
     .from(users)

@@ -1,18 +1,18 @@
 import type { z } from "@hono/zod-openapi";
 import { asc, eq, gt, sql } from "drizzle-orm";
-import { revokeClientTokens } from "../../auth/oauth-tokens";
-import { oauthClients } from "../../db/schema";
+import { newClient } from "../../auth/oauth-clients";
+import { revokeClientTokens } from "../../auth/oauth-revocation";
+import { oauthClients } from "../../db/auth-schema";
 import { generateClientSecret } from "../../domain/credential-format";
 import type { Database } from "../../env";
 import { sha256Hex } from "../../lib/crypto";
 import { notFound } from "../../lib/errors";
-import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { OAuthClient } from "./oauth-clients.schemas";
 
 type Row = typeof oauthClients.$inferSelect;
 
-export function serializeClient(row: Row): z.infer<typeof OAuthClient> {
+function serializeClient(row: Row): z.infer<typeof OAuthClient> {
   return {
     id: row.id,
     client_id: row.id,
@@ -22,22 +22,6 @@ export function serializeClient(row: Row): z.infer<typeof OAuthClient> {
     updated_at: row.updatedAt,
     secret_rotated_at: row.secretRotatedAt,
   };
-}
-
-/** A new client row and its secret, which exists only in the caller's hands from here on. */
-export async function newClient(input: { name: string; scopes: string[] }) {
-  const secret = generateClientSecret();
-  const now = isoNow();
-  const row: Row = {
-    id: newId("oauthClient"),
-    name: input.name,
-    secretHash: await sha256Hex(secret),
-    scopes: input.scopes,
-    createdAt: now,
-    updatedAt: now,
-    secretRotatedAt: null,
-  };
-  return { secret, row };
 }
 
 export async function createClient(db: Database, input: { name: string; scopes: string[] }) {

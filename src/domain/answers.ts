@@ -1,0 +1,91 @@
+/**
+ * What makes an answer acceptable: a response that fits its question (shape, bounds, option ids),
+ * and a set of answers that names each question of the quiz at most once. No I/O.
+ */
+
+import type { FieldError } from "../lib/errors";
+import { forbiddenControlCharacter, isWellFormedUnicode, TEXT_MESSAGES } from "../lib/text";
+import type { GradableQuestion } from "./questions";
+
+export interface SubmittedAnswer {
+  question_id: string;
+  response: unknown;
+}
+
+/** The longest short-text response, in UTF-16 code units (§6: rows stay bounded). */
+export const MAX_SHORT_TEXT_RESPONSE_LENGTH = 1_000;
+
+/** Why a response does not fit its question (shape, bounds, option ids), or undefined when it does. */
+export function responseProblem(question: GradableQuestion, response: unknown): string | undefined {
+  switch (question.type) {
+    case "single_choice":
+      if (typeof response !== "string") return "must be an option id (a string)";
+      return question.options.some((o) => o.id === response) ? undefined : "must be one of the question's option ids";
+    case "short_text":
+      if (typeof response !== "string") return "must be a string";
+      if (response.length > MAX_SHORT_TEXT_RESPONSE_LENGTH) return `must be at most ${MAX_SHORT_TEXT_RESPONSE_LENGTH} characters`;
+      if (!isWellFormedUnicode(response)) return TEXT_MESSAGES.lone_surrogate;
+      // Tab, line feed and carriage return are allowed; other control characters are not.
+      return forbiddenControlCharacter(response, true) === undefined ? undefined : TEXT_MESSAGES.control;
+    case "true_false":
+      return typeof response === "boolean" ? undefined : "must be a boolean";
+    case "numeric":
+      return typeof response === "number" && Number.isFinite(response) ? undefined : "must be a finite number";
+    case "multiple_choice": {
+      if (!Array.isArray(response)) return "must be an array of option ids";
+      const ids = new Set(question.options.map((o) => o.id));
+      const seen = new Set<string>();
+      // for..of (unlike every) visits holes of sparse arrays as undefined.
+      for (const item of response) {
+        if (typeof item !== "string" || !ids.has(item)) return "must hold only the question's option ids";
+        if (seen.has(item)) return "must not repeat an option id";
+        seen.add(item);
+      }
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Whether a response has its question type's shape, which is all grading needs: stored answers
+ * passed responseProblem when they were written, and grading stays defined for any input.
+ */
+export function isResponseValidFor(question: GradableQuestion, response: unknown): boolean {
+  switch (question.type) {
+    case "single_choice":
+    case "short_text":
+      return typeof response === "string";
+    case "true_false":
+      return typeof response === "boolean";
+    case "numeric":
+      return typeof response === "number" && Number.isFinite(response);
+    case "multiple_choice":
+      if (!Array.isArray(response)) return false;
+      // for..of (unlike every) visits holes of sparse arrays as undefined.
+      for (const item of response) if (typeof item !== "string") return false;
+      return true;
+  }
+}
+
+/**
+ * What is wrong with a submission's answers, as field errors (none when they are acceptable):
+ * each answer must name a question of the quiz, once, with a response that fits the question,
+ * so what is stored is bounded by the quiz's questions (§6).
+ */
+export function answerProblems(answers: readonly SubmittedAnswer[], questions: readonly GradableQuestion[]): FieldError[] {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  answers.forEach(({ question_id, response }, i) => {
+    const question = byId.get(question_id);
+    if (!question) errors.push({ path: `answers[${i}].question_id`, message: "Not a question of this quiz." });
+    else if (seen.has(question_id))
+      errors.push({ path: `answers[${i}].question_id`, message: "The question is answered twice." });
+    else {
+      const problem = responseProblem(question, response);
+      if (problem) errors.push({ path: `answers[${i}].response`, message: `A ${question.type} response ${problem}.` });
+    }
+    seen.add(question_id);
+  });
+  return errors;
+}

@@ -1,0 +1,99 @@
+/**
+ * What a question is, as the grading engine reads it: its types, the fields each type keeps as
+ * its definition, and the conversion of a stored question into those terms. No I/O.
+ */
+
+export const QUESTION_TYPES = ["single_choice", "multiple_choice", "true_false", "short_text", "numeric"] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+/** How a multiple-choice question scores an answer that is not exactly the key. */
+export const MULTIPLE_CHOICE_SCORINGS = ["all_or_nothing", "partial"] as const;
+type MultipleChoiceScoring = (typeof MULTIPLE_CHOICE_SCORINGS)[number];
+
+/** The fields of each type that make up its key or its scoring, stored as the question's definition. */
+export const TYPE_FIELDS: Record<QuestionType, readonly string[]> = {
+  single_choice: ["options", "correct_option_id"],
+  multiple_choice: ["options", "correct_option_ids", "scoring"],
+  true_false: ["correct"],
+  short_text: ["accepted_answers", "case_sensitive"],
+  numeric: ["correct_value", "tolerance"],
+};
+
+interface ChoiceOption {
+  id: string;
+  text: string;
+}
+
+/** The messages shown with an answer's result, by whether it was correct. */
+export interface QuestionFeedback {
+  correct?: string;
+  incorrect?: string;
+}
+
+interface QuestionBase {
+  id: string;
+  points: number;
+  feedback: QuestionFeedback;
+  explanation?: string | null;
+}
+
+interface SingleChoiceQuestion extends QuestionBase {
+  type: "single_choice";
+  options: ChoiceOption[];
+  correct_option_id: string;
+}
+
+export interface MultipleChoiceQuestion extends QuestionBase {
+  type: "multiple_choice";
+  options: ChoiceOption[];
+  correct_option_ids: string[];
+  scoring: MultipleChoiceScoring;
+}
+
+interface TrueFalseQuestion extends QuestionBase {
+  type: "true_false";
+  correct: boolean;
+}
+
+interface ShortTextQuestion extends QuestionBase {
+  type: "short_text";
+  accepted_answers: string[];
+  case_sensitive: boolean;
+}
+
+interface NumericQuestion extends QuestionBase {
+  type: "numeric";
+  correct_value: number;
+  tolerance: number;
+}
+
+export type GradableQuestion =
+  | SingleChoiceQuestion
+  | MultipleChoiceQuestion
+  | TrueFalseQuestion
+  | ShortTextQuestion
+  | NumericQuestion;
+
+/** A question as it is stored: the common fields, and its type's fields (TYPE_FIELDS) as its definition. */
+export interface StoredQuestion {
+  type: QuestionType;
+  prompt: string;
+  points: number;
+  feedback: QuestionFeedback;
+  explanation: string | null;
+  definition: Record<string, unknown>;
+}
+
+/** A stored question (or a version of one, with its question's id) in the grading engine's terms. */
+export function gradableQuestion(
+  stored: Pick<StoredQuestion, "type" | "points" | "feedback" | "explanation" | "definition"> & { id: string },
+): GradableQuestion {
+  return {
+    id: stored.id,
+    type: stored.type,
+    points: stored.points,
+    feedback: stored.feedback,
+    explanation: stored.explanation,
+    ...stored.definition,
+  } as GradableQuestion;
+}

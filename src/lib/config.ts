@@ -1,0 +1,105 @@
+import { z } from "zod";
+
+/**
+ * The worker's configuration: every var of wrangler.toml's [vars], parsed once per env object.
+ * A var that is missing or malformed falls back to its default instead of failing requests: a
+ * broken limit or lifetime must neither take the API down nor mint tokens that are dead at birth.
+ */
+
+/** A rate limit as configured: its name in the RateLimit headers, requests per window, the window. */
+export interface RateLimitPolicy {
+  /** "default" for credentials, "anonymous" per IP, "token" for /oauth/*. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** How long the OAuth tokens live, in seconds. */
+export interface TokenSettings {
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
+}
+
+/** Lines below the level are dropped: "warn" keeps a test run quiet but for what went wrong. */
+export const LOG_LEVELS = ["info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  /** ISSUER without trailing slashes; null when empty: the issuer is then the origin each request came to. */
+  issuer: string | null;
+  tokens: TokenSettings;
+  rateLimits: { default: RateLimitPolicy; anonymous: RateLimitPolicy; token: RateLimitPolicy };
+  /** CORS is off while this is empty. */
+  corsAllowOrigins: string[];
+  logLevel: LogLevel;
+}
+
+const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
+const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+const DEFAULT_RATE_LIMIT_REQUESTS = 600;
+const DEFAULT_ANONYMOUS_RATE_LIMIT_REQUESTS = 60;
+const DEFAULT_TOKEN_RATE_LIMIT_REQUESTS = 60;
+const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/** A positive integer (as `Number()` reads the var: " 5 " and "5.0" are 5), else the fallback. */
+const positiveInt = (fallback: number) =>
+  z.coerce
+    .number()
+    .refine((n) => Number.isInteger(n) && n > 0)
+    .catch(fallback);
+
+/** A positive finite number of seconds, else the fallback. */
+const positiveSeconds = (fallback: number) => z.coerce.number().positive().catch(fallback);
+
+const text = z.string().catch("");
+
+const Vars = z.object({
+  ISSUER: text,
+  ACCESS_TOKEN_TTL_SECONDS: positiveSeconds(DEFAULT_ACCESS_TOKEN_TTL_SECONDS),
+  REFRESH_TOKEN_TTL_SECONDS: positiveSeconds(DEFAULT_REFRESH_TOKEN_TTL_SECONDS),
+  RATE_LIMIT_REQUESTS: positiveInt(DEFAULT_RATE_LIMIT_REQUESTS),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt(DEFAULT_RATE_LIMIT_WINDOW_SECONDS),
+  ANONYMOUS_RATE_LIMIT_REQUESTS: positiveInt(DEFAULT_ANONYMOUS_RATE_LIMIT_REQUESTS),
+  ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS: positiveInt(DEFAULT_RATE_LIMIT_WINDOW_SECONDS),
+  TOKEN_RATE_LIMIT_REQUESTS: positiveInt(DEFAULT_TOKEN_RATE_LIMIT_REQUESTS),
+  TOKEN_RATE_LIMIT_WINDOW_SECONDS: positiveInt(DEFAULT_RATE_LIMIT_WINDOW_SECONDS),
+  CORS_ALLOW_ORIGINS: text,
+  LOG_LEVEL: z.enum(LOG_LEVELS).catch("info"),
+});
+
+function parse(env: object): Config {
+  const vars = Vars.parse(env);
+  return {
+    issuer: vars.ISSUER === "" ? null : vars.ISSUER.replace(/\/+$/, ""),
+    tokens: { accessTtlSeconds: vars.ACCESS_TOKEN_TTL_SECONDS, refreshTtlSeconds: vars.REFRESH_TOKEN_TTL_SECONDS },
+    rateLimits: {
+      default: { name: "default", limit: vars.RATE_LIMIT_REQUESTS, windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS },
+      anonymous: {
+        name: "anonymous",
+        limit: vars.ANONYMOUS_RATE_LIMIT_REQUESTS,
+        windowSeconds: vars.ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS,
+      },
+      token: { name: "token", limit: vars.TOKEN_RATE_LIMIT_REQUESTS, windowSeconds: vars.TOKEN_RATE_LIMIT_WINDOW_SECONDS },
+    },
+    corsAllowOrigins: vars.CORS_ALLOW_ORIGINS.split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    logLevel: vars.LOG_LEVEL,
+  };
+}
+
+/** Workers hands every request of an isolate the same env object, so each is parsed once. */
+const parsed = new WeakMap<object, Config>();
+/** For callers without an env (app.request in scripts): every default. */
+const DEFAULTS = parse({});
+
+/** The configuration the vars of `env` give. */
+export function config(env: Partial<Env> | undefined): Config {
+  if (!env) return DEFAULTS;
+  let found = parsed.get(env);
+  if (!found) {
+    found = parse(env);
+    parsed.set(env, found);
+  }
+  return found;
+}

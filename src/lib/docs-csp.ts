@@ -1,0 +1,19 @@
+/**
+ * The policy of /docs and its files (Swagger UI, served from static assets): nothing but this
+ * origin's own files, no inline script or style, no eval, no framing. The one allowance beyond
+ * 'self' is what the renderer was seen to need in Chromium (npm run docs:screenshot fails on any
+ * violation, after clicking through Try it out, a request body, Authorize and the schemas):
+ * - img-src data: swagger-ui.css draws the <select> caret and the copy-to-clipboard icon as
+ *   data:image/svg+xml backgrounds; without it Chromium reports both as img-src violations.
+ * Swagger UI sets its inline styles through the CSSOM (React), which style-src does not govern.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");

@@ -1,0 +1,72 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ANSWER_KEY_FIELDS, resultsRevealKeys, revealsKeys, shownDefinition, withAnswerKey } from "../src/domain/reveal";
+import { SCOPES } from "../src/lib/scopes";
+
+const RUN = { seed: 3, numRuns: 200 } as const;
+
+describe("revealsKeys", () => {
+  it("quizzes:write, or admin, sees answer keys", () => {
+    expect(revealsKeys(["quizzes:write"])).toBe(true);
+    expect(revealsKeys(["admin"])).toBe(true);
+    expect(revealsKeys(["quizzes:read", "submissions:write"])).toBe(false);
+    expect(revealsKeys([])).toBe(false);
+  });
+
+  it("for any set of scopes: exactly when it holds quizzes:write or admin", () => {
+    fc.assert(
+      fc.property(fc.subarray([...SCOPES]), (scopes) => {
+        expect(revealsKeys(scopes)).toBe(scopes.includes("quizzes:write") || scopes.includes("admin"));
+      }),
+      RUN,
+    );
+  });
+});
+
+describe("shownDefinition", () => {
+  const definition = { options: [{ id: "a", text: "A" }], correct_option_id: "a", scoring: "partial", tolerance: 0.5 };
+
+  it("hidden: the key fields go, the rest stays", () => {
+    expect(shownDefinition(definition, false)).toEqual({ options: [{ id: "a", text: "A" }], scoring: "partial", tolerance: 0.5 });
+  });
+
+  it("revealed: everything stays", () => {
+    expect(shownDefinition(definition, true)).toEqual(definition);
+  });
+
+  it("for any definition: hidden drops exactly the key fields, and the definition is not changed", () => {
+    const keyArb = fc.oneof(fc.constantFrom(...ANSWER_KEY_FIELDS, "options", "scoring", "case_sensitive"), fc.string());
+    fc.assert(
+      fc.property(fc.dictionary(keyArb, fc.jsonValue()), fc.boolean(), (input, reveal) => {
+        const before = structuredClone(input);
+        const shown = shownDefinition(input, reveal);
+        const expected = Object.keys(input).filter((k) => reveal || !ANSWER_KEY_FIELDS.includes(k));
+        expect(Object.keys(shown).sort()).toEqual(expected.sort());
+        for (const k of expected) expect(shown[k]).toEqual(input[k]);
+        expect(input).toEqual(before);
+      }),
+      RUN,
+    );
+  });
+});
+
+describe("results", () => {
+  it("reveal keys exactly when the quiz's show_correct_answers is on", () => {
+    expect(resultsRevealKeys({ show_correct_answers: true })).toBe(true);
+    expect(resultsRevealKeys({ show_correct_answers: false })).toBe(false);
+  });
+
+  it("withAnswerKey adds correct_answer when revealed, and never computes a key it hides", () => {
+    const answer = { question_id: "q", correct: false };
+    expect(withAnswerKey(answer, true, () => ["a", "b"])).toEqual({ ...answer, correct_answer: ["a", "b"] });
+    const hidden = withAnswerKey(answer, false, () => {
+      throw new Error("computed a hidden key");
+    });
+    expect(hidden).toEqual(answer);
+    expect(hidden).not.toHaveProperty("correct_answer");
+  });
+
+  it("a revealed key that is null or false still shows", () => {
+    expect(withAnswerKey({}, true, () => false)).toEqual({ correct_answer: false });
+  });
+});
