@@ -1,0 +1,47 @@
+import { ACCESS_TOKEN_PREFIX, API_KEY_PREFIX, isWellFormedApiKey } from "../domain/credential-format";
+import { ApiError } from "../lib/errors";
+import { REALM } from "../lib/scopes";
+
+/**
+ * Credential identification, free of I/O: which credential a request's headers present, or the
+ * error that says why none is usable. Looking the credential up (KV, D1) is the caller's part.
+ */
+export type PresentedCredential = { type: "api_key"; key: string } | { type: "access_token"; token: string };
+
+/** RFC 6750 §3: a 401 without error details when no credential came, with them otherwise. */
+export const missingCredential = () =>
+  new ApiError(401, "unauthorized", "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.", {
+    headers: { "WWW-Authenticate": `Bearer realm="${REALM}"` },
+  });
+
+export const invalidCredential = (description: string) =>
+  new ApiError(401, "invalid_token", description, {
+    headers: { "WWW-Authenticate": `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"` },
+  });
+
+/**
+ * X-API-Key carries API keys only; Authorization: Bearer an API key or an access token (told apart
+ * by prefix); both headers with different credentials → 400. A malformed key (bad checksum) is
+ * refused here, before any lookup.
+ */
+export function identifyCredential(headers: { apiKey?: string; authorization?: string }): PresentedCredential | ApiError {
+  let bearer: string | undefined;
+  if (headers.authorization !== undefined) {
+    const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(headers.authorization);
+    if (!match?.[1]) return invalidCredential("The Authorization header must be Bearer <token>.");
+    bearer = match[1];
+  }
+  const apiKey = headers.apiKey?.trim();
+  if (apiKey !== undefined && bearer !== undefined && apiKey !== bearer)
+    return new ApiError(400, "conflicting_credentials", "X-API-Key and Authorization carry different credentials; send one.");
+  const value = apiKey ?? bearer;
+  if (value === undefined) return missingCredential();
+  if (value.startsWith(ACCESS_TOKEN_PREFIX)) {
+    if (apiKey !== undefined)
+      return invalidCredential("X-API-Key carries API keys only; send access tokens as Authorization: Bearer.");
+    return { type: "access_token", token: value };
+  }
+  if (!value.startsWith(API_KEY_PREFIX) || !isWellFormedApiKey(value))
+    return invalidCredential("The credential is not a well-formed API key or access token.");
+  return { type: "api_key", key: value };
+}
