@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { drizzle } from "drizzle-orm/d1";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
+import pkg from "../package.json";
 import { config } from "./lib/config";
 import { createRouter, jsonResponse } from "./lib/openapi";
 import { openApiDocument } from "./lib/openapi-document";
@@ -17,6 +18,7 @@ import { apiKeysRouter } from "./routes/api-keys";
 import { authRouter } from "./routes/auth";
 import { oauthRouter } from "./routes/oauth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
+import { problemsRouter } from "./routes/problems";
 import { questionsRouter } from "./routes/questions";
 import { quizzesRouter } from "./routes/quizzes";
 import { quizSubmissionsRouter, submissionsRouter, userSubmissionsRouter } from "./routes/submissions";
@@ -68,16 +70,19 @@ const health = createRoute({
   path: "/health",
   tags: ["Service"],
   summary: "Liveness",
+  description: "Answers 200 while the worker runs; public, no credential, not rate limited.",
+  security: [],
   responses: { 200: jsonResponse(z.object({ status: z.literal("ok") }), "The service is up.") },
 });
 
 const routes = app
   .route("/v1", v1)
   .route("/", oauthRouter)
+  .route("/problems", problemsRouter)
   .openapi(health, (c) => c.json({ status: "ok" as const }, 200));
 
 // The document names ISSUER as its server when set, else the origin the request came to.
-app.get("/openapi.json", (c) => c.json(openApiDocument(app, config(c.env).issuer ?? new URL(c.req.url).origin)));
+app.get("/openapi.json", (c) => c.json(openApiDocument(app, config(c.env).issuer ?? new URL(c.req.url).origin, pkg.version)));
 app.openAPIRegistry.registerComponent("securitySchemes", "ApiKeyHeader", {
   type: "apiKey",
   in: "header",

@@ -43,6 +43,23 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(res.json.paths).length).toBeGreaterThan(0);
   });
 
+  it("names its license, contact and the package's version, and describes every path id", async () => {
+    const doc = await getDocument();
+    expect(doc.info.license).toMatchObject({ name: "Apache-2.0", url: expect.stringMatching(/^https:/) });
+    expect(doc.info.contact).toMatchObject({ name: expect.any(String), url: expect.any(String) });
+    expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const [path, item] of Object.entries<any>(doc.paths))
+      for (const method of HTTP_METHODS)
+        for (const p of item[method]?.parameters ?? [])
+          if (p.in === "path") expect(p.description, `${method} ${path} {${p.name}}`).toEqual(expect.any(String));
+  });
+
+  it("declares the public operations public", async () => {
+    const doc = await getDocument();
+    for (const path of ["/health", "/.well-known/oauth-authorization-server", "/problems/{code}"])
+      expect(doc.paths[path].get.security, path).toEqual([]);
+  });
+
   it("is served without credentials", async () => {
     const res = await call("/openapi.json", { auth: false });
     expect(res.status).toBe(200);

@@ -21,6 +21,9 @@ const TITLES: Record<number, string> = {
   503: "Service Unavailable",
 };
 
+/** The `title` of a problem body: the reason phrase of its status. */
+export const statusTitle = (status: number) => TITLES[status] ?? "Error";
+
 /**
  * The error type of the service, but for the OAuth endpoints (OAuthError below). Anything thrown
  * while handling a request ends up in `onError`, which writes an ApiError as an RFC 9457 problem
@@ -77,7 +80,7 @@ export interface ProblemBody {
 export function problemBody(error: ApiError, requestId: string): ProblemBody {
   return {
     type: `/problems/${error.code}`,
-    title: TITLES[error.status] ?? "Error",
+    title: statusTitle(error.status),
     status: error.status,
     detail: error.detail,
     code: error.code,

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { IDEMPOTENCY_TTL_SECONDS } from "./kv-keys";
+import { exampleCode, problemExample } from "./problems";
 
 const DESCRIPTION = `Author quizzes, register users, take and grade submissions, read analytics.
 
@@ -10,7 +11,7 @@ RFC 6749 §5.2. Every /v1 answer carries RateLimit-Policy and RateLimit headers;
 /v1 accepts an Idempotency-Key.`;
 
 type Response = { description?: string; headers?: Record<string, unknown>; content?: unknown };
-type Operation = { parameters?: unknown[]; responses?: Record<string, Response> };
+type Operation = { description?: string; parameters?: unknown[]; responses?: Record<string, Response> };
 
 const METHODS = ["get", "put", "post", "patch", "delete"] as const;
 
@@ -24,6 +25,7 @@ const TAGS = [
   { name: "API keys", description: "Keys, rotation and usage (scope admin)." },
   { name: "OAuth clients", description: "Clients of the client-credentials grant (scope admin)." },
   { name: "OAuth", description: "The OAuth 2.0 authorization server (RFC 6749, 7009, 7662, 8414)." },
+  { name: "Problems", description: "The error catalogue: what each problem code means and what to do." },
   { name: "Service", description: "Liveness." },
 ];
 
@@ -70,15 +72,50 @@ function addIntegerFormats(node: unknown): void {
   for (const value of Object.values(schema)) addIntegerFormats(value);
 }
 
+const RESOURCE_NAMES: Record<string, string> = {
+  quizzes: "quiz",
+  users: "user",
+  submissions: "submission",
+  "api-keys": "API key",
+  "oauth-clients": "OAuth client",
+  quiz: "quiz",
+  user: "user",
+};
+
+/** A path id without a description of its own is described by the collection it follows. */
+function describePathParameters(path: string, parameters: unknown[] = []): void {
+  const segments = path.split("/");
+  for (const parameter of parameters as { in?: string; name?: string; description?: string }[]) {
+    if (parameter.in !== "path" || parameter.description || !parameter.name) continue;
+    const at = segments.indexOf(`{${parameter.name}}`);
+    const resource = parameter.name === "question_id" ? "question" : RESOURCE_NAMES[segments[at - 1] ?? ""];
+    if (resource) parameter.description = `The ${resource}'s id; one of the wrong prefix or shape → 404.`;
+  }
+}
+
+/** Each problem answer's example is one of its own status, with a code the operation can answer. */
+function addProblemExample(status: string, response: Response, operationDescription = ""): void {
+  const media = (response.content as Record<string, { example?: unknown }> | undefined)?.["application/problem+json"];
+  const code = exampleCode(Number(status), `${response.description ?? ""} ${operationDescription}`);
+  if (media && code) response.content = { "application/problem+json": { ...media, example: problemExample(code) } };
+}
+
 /**
  * The generated document, plus what middleware adds to every operation and zod routes cannot
  * declare one by one: the Idempotency-Key parameter of POSTs under /v1, the answers of the
  * middleware (see above), and the rate-limit and request-id headers of every answer.
  */
-export function openApiDocument(app: Pick<OpenAPIHono, "getOpenAPI31Document">, origin: string) {
+export function openApiDocument(app: Pick<OpenAPIHono, "getOpenAPI31Document">, origin: string, version: string) {
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
-    info: { title: "Quiz API", version: "1.0.0", description: DESCRIPTION },
+    info: {
+      title: "Quiz API",
+      version,
+      description: DESCRIPTION,
+      license: { name: "Apache-2.0", url: "https://www.apache.org/licenses/LICENSE-2.0" },
+      // No public repository or mailbox yet: the contact is this deployment's documentation.
+      contact: { name: "Quiz API", url: `${origin}/docs` },
+    },
     // x-internal: an API for other applications, not only for this organisation's own (OWASP API9).
     servers: [{ url: origin, description: `This deployment (${environment(origin)}).`, "x-internal": false } as { url: string }],
     tags: TAGS,
@@ -113,6 +150,7 @@ export function openApiDocument(app: Pick<OpenAPIHono, "getOpenAPI31Document">, 
       if (!operation) continue;
       const v1 = path.startsWith("/v1/");
       const oauth = path.startsWith("/oauth/");
+      describePathParameters(path, operation.parameters);
       operation.responses ??= {};
       const responses = operation.responses;
       const ensure = (status: string, response: Response) => {
@@ -135,6 +173,7 @@ export function openApiDocument(app: Pick<OpenAPIHono, "getOpenAPI31Document">, 
       // The OAuth endpoints are rate limited per client IP, and say so in the same headers as /v1.
       const limited = v1 || oauth;
       for (const [status, response] of Object.entries(responses)) {
+        addProblemExample(status, response, operation.description);
         response.headers = {
           ...response.headers,
           "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
+import { PROBLEM_CODES, problemExample } from "./problems";
 import { validationHook } from "./validation";
 
 /** A router whose validation failures all become problem bodies (400, or 404 for a malformed path id). */
@@ -22,15 +23,17 @@ export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
 
 const ProblemSchema = z
   .object({
-    type: z.string().openapi({ example: "/problems/validation_failed" }),
-    title: z.string().openapi({ example: "Bad Request" }),
+    type: z
+      .string()
+      .openapi({ description: "/problems/<code>: a page that explains the code.", example: "/problems/validation_failed" }),
+    title: z.string().openapi({ description: "The reason phrase of the status.", example: "Bad Request" }),
     status: z.number().int().openapi({ example: 400 }),
     detail: z.string().openapi({ example: "title: Too big: expected string to have <=200 characters" }),
-    code: z.string().openapi({ example: "validation_failed" }),
+    code: z.enum(PROBLEM_CODES).openapi({ description: "Stable; the error catalogue at /problems/<code>." }),
     request_id: z.string(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   })
-  .openapi("Problem");
+  .openapi("Problem", { example: problemExample("validation_failed") });
 
 const ERROR_DESCRIPTIONS = {
   400: "Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials.",

@@ -27,7 +27,9 @@ export const ApiKeyCreate = z
       .optional()
       .openapi({ maxLength: 40, example: "2027-06-30T00:00:00.000Z" }),
   })
-  .openapi("ApiKeyCreate");
+  .openapi("ApiKeyCreate", {
+    example: { name: "grading service", scopes: ["quizzes:read", "submissions:write"], expires_at: "2030-06-30T00:00:00.000Z" },
+  });
 
 export const ApiKeyRotate = z
   .strictObject({
@@ -39,7 +41,7 @@ export const ApiKeyRotate = z
       .default(DEFAULT_ROTATION_GRACE_SECONDS)
       .openapi({ description: "How long the old key keeps working." }),
   })
-  .openapi("ApiKeyRotate");
+  .openapi("ApiKeyRotate", { example: { grace_seconds: 3600 } });
 
 export const ApiKey = z
   .object({

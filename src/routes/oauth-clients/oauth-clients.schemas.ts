@@ -8,7 +8,7 @@ export const OAuthClientCreate = z
     name: singleLineText(200).openapi({ example: "analytics exporter" }),
     scopes: ScopeList,
   })
-  .openapi("OAuthClientCreate");
+  .openapi("OAuthClientCreate", { example: { name: "analytics exporter", scopes: ["quizzes:read", "analytics:read"] } });
 
 export const OAuthClient = z
   .object({

@@ -104,5 +104,7 @@ export const metadata = createRoute({
   path: "/.well-known/oauth-authorization-server",
   tags,
   summary: "Authorization server metadata (RFC 8414)",
+  description: "Public: the token, revocation and introspection endpoints and the methods and scopes they support.",
+  security: [],
   responses: { 200: jsonResponse(AuthorizationServerMetadata, "Where the endpoints are and what they support.") },
 });

@@ -28,7 +28,7 @@ export const TokenRequest = z
     refresh_token: param().optional().openapi({ description: "Required with grant_type=refresh_token.", example: "qz_rt_…" }),
     ...clientCredentialFields,
   })
-  .openapi("TokenRequest");
+  .openapi("TokenRequest", { example: { grant_type: "client_credentials", scope: "quizzes:read" } });
 
 export const TokenResponse = z
   .object({
@@ -52,7 +52,7 @@ export const TokenActionRequest = z
     }),
     ...clientCredentialFields,
   })
-  .openapi("TokenActionRequest");
+  .openapi("TokenActionRequest", { example: { token: "qz_at_…", token_type_hint: "access_token" } });
 
 export const IntrospectionResponse = z
   .object({

@@ -127,7 +127,21 @@ export const QuestionCreate = z
     ShortTextInput.safeExtend(position),
     NumericInput.safeExtend(position),
   ])
-  .openapi("QuestionCreate");
+  .openapi("QuestionCreate", {
+    example: {
+      type: "multiple_choice",
+      prompt: "Which of these cities are capitals?",
+      points: 2,
+      options: [
+        { id: "a", text: "Madrid" },
+        { id: "b", text: "Porto" },
+        { id: "c", text: "Rome" },
+      ],
+      correct_option_ids: ["a", "c"],
+      scoring: "partial",
+      position: 1,
+    },
+  });
 export type QuestionCreate = z.infer<typeof QuestionCreate>;
 
 /**
@@ -153,6 +167,7 @@ export const QuestionPatch = z
     tolerance: z.unknown().optional(),
   })
   .openapi("QuestionPatch", {
+    example: { prompt: "What is the capital city of France?", points: 2 },
     description: "Any fields of a question; the result is validated as a whole question of its (new) type.",
   });
 

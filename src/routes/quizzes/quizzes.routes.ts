@@ -3,7 +3,7 @@ import { scoped } from "../../auth/authorize";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
-import { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
+import { CreatedQuiz, Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
 const tags = ["Quizzes"];
 const Params = z.object({ id: idSchema("quiz") });
@@ -31,7 +31,7 @@ export const createQuiz = defineRoute({
   summary: "Create a quiz, optionally with its questions",
   request: jsonBody(QuizCreate),
   responses: {
-    201: jsonResponse(Quiz, "The quiz; Location names it."),
+    201: jsonResponse(CreatedQuiz, "The quiz with the ids of the questions created with it; Location names it."),
     ...errorResponses(...BODY_ERRORS, ...COMMON_ERRORS),
   },
 });

@@ -26,7 +26,33 @@ export const QuizCreate = z
       .optional()
       .openapi({ description: "Questions created with the quiz, in one atomic write, in this order." }),
   })
-  .openapi("QuizCreate");
+  .openapi("QuizCreate", {
+    example: {
+      title: "Capitals of Europe",
+      description: "Ten questions on European capitals.",
+      settings: {
+        max_attempts: 3,
+        feedback_bands: [
+          { min_score: 0, message: "Keep practising." },
+          { min_score: 80, message: "Excellent!" },
+        ],
+        show_correct_answers: true,
+      },
+      questions: [
+        {
+          type: "single_choice",
+          prompt: "What is the capital of France?",
+          points: 1,
+          options: [
+            { id: "a", text: "Paris" },
+            { id: "b", text: "Lyon" },
+          ],
+          correct_option_id: "a",
+        },
+        { type: "true_false", prompt: "Berlin is the capital of Germany.", points: 1, correct: true },
+      ],
+    },
+  });
 
 export const QuizPatch = z
   .strictObject({
@@ -41,7 +67,7 @@ export const QuizPatch = z
       .optional()
       .openapi({ description: "Settings sent replace those settings; others keep their values." }),
   })
-  .openapi("QuizPatch");
+  .openapi("QuizPatch", { example: { title: "Capitals of Europe, 2nd edition", settings: { max_attempts: 5 } } });
 
 export const Quiz = z
   .object({
@@ -55,3 +81,10 @@ export const Quiz = z
   })
   .openapi("Quiz");
 export type Quiz = z.infer<typeof Quiz>;
+
+/** What creating a quiz answers: the quiz, and the ids of the questions created with it, in order. */
+export const CreatedQuiz = Quiz.extend({
+  question_ids: z
+    .array(idSchema("question"))
+    .openapi({ description: "The ids of the questions created with the quiz, in their order (`questions` is their count)." }),
+}).openapi("CreatedQuiz");

@@ -59,7 +59,7 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
     ...questionRows.map((row) => db.insert(questions).values(row)),
     snapshotVersions(db, eq(questions.quizId, quiz.id)),
   ]);
-  return serializeQuiz(quiz, questionRows.length);
+  return { ...serializeQuiz(quiz, questionRows.length), question_ids: questionRows.map((row) => row.id) };
 }
 
 /**

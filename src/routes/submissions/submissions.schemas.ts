@@ -22,9 +22,16 @@ const answers = z
 
 export const SubmissionCreate = z
   .strictObject({ user_id: idSchema("user"), answers: answers.default([]) })
-  .openapi("SubmissionCreate");
+  .openapi("SubmissionCreate", {
+    example: {
+      user_id: "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+      answers: [{ question_id: "qst_01kamz3f7c9n0p8s6e5vwx2y4r", response: "a" }],
+    },
+  });
 
-export const AnswersPut = z.strictObject({ answers }).openapi("AnswersPut");
+export const AnswersPut = z
+  .strictObject({ answers })
+  .openapi("AnswersPut", { example: { answers: [{ question_id: "qst_01kamz3f7c9n0p8s6e5vwx2y4r", response: "b" }] } });
 
 const status = z.enum(SUBMISSION_STATUSES);
 

@@ -9,10 +9,12 @@ const name = singleLineText(200).openapi({ example: "Ada Lovelace" });
 const email = z.string().trim().max(254).pipe(z.email()).openapi({ format: "email", example: "ada@example.com" });
 const role = z.enum(ROLES).openapi({ example: "student" });
 
-export const UserCreate = z.strictObject({ name, email, role: role.default("student") }).openapi("UserCreate");
+export const UserCreate = z
+  .strictObject({ name, email, role: role.default("student") })
+  .openapi("UserCreate", { example: { name: "Ada Lovelace", email: "ada@example.com", role: "student" } });
 export const UserPatch = z
   .strictObject({ name: name.optional(), email: email.optional(), role: role.optional() })
-  .openapi("UserPatch");
+  .openapi("UserPatch", { example: { name: "Ada King", role: "instructor" } });
 
 export const UserListQuery = z.strictObject({
   ...pageQuery("user"),

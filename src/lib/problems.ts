@@ -1,0 +1,243 @@
+import { statusTitle } from "./errors";
+
+/** What a problem code says, for the document and the page at /problems/<code>. */
+interface ProblemEntry {
+  status: number;
+  /** A short name of the problem. */
+  title: string;
+  /** What it means. */
+  means: string;
+  /** What to do about it. */
+  todo: string;
+  /** A `detail` such as the API writes. */
+  detail: string;
+}
+
+/**
+ * The error catalogue: every `code` a problem body (RFC 9457) of this API can carry. The OAuth
+ * endpoints answer errors in RFC 6749's shape instead (OAUTH_ERROR_CODES in errors.ts).
+ */
+export const PROBLEMS = {
+  validation_failed: {
+    status: 400,
+    title: "Validation failed",
+    means: "A field of the body, path or query is missing, unknown or invalid; `errors` lists each one with its path.",
+    todo: "Fix the fields `errors` names and send the request again.",
+    detail: "title: Too big: expected string to have <=200 characters",
+  },
+  malformed_json: {
+    status: 400,
+    title: "Malformed JSON",
+    means: "The body is not valid JSON.",
+    todo: "Send a well-formed JSON document (check quotes, commas and the encoding, UTF-8).",
+    detail: "The body is not valid JSON.",
+  },
+  bad_request: {
+    status: 400,
+    title: "Bad request",
+    means: "The request could not be read as HTTP the API understands.",
+    todo: "Check the request line, headers and body against the operation's documentation.",
+    detail: "Bad Request",
+  },
+  conflicting_credentials: {
+    status: 400,
+    title: "Conflicting credentials",
+    means: "X-API-Key and Authorization carry different credentials.",
+    todo: "Send one credential, in one header.",
+    detail: "X-API-Key and Authorization carry different credentials; send one.",
+  },
+  invalid_idempotency_key: {
+    status: 400,
+    title: "Invalid Idempotency-Key",
+    means: "The Idempotency-Key header is empty, longer than 255 characters or not visible ASCII.",
+    todo: "Send 1–255 visible ASCII characters, e.g. a UUID, or leave the header out.",
+    detail: "Idempotency-Key must be 1–255 visible ASCII characters.",
+  },
+  unauthorized: {
+    status: 401,
+    title: "No credential",
+    means: "The request carries no credential.",
+    todo: "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token from POST /oauth/token.",
+    detail: "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+  },
+  invalid_token: {
+    status: 401,
+    title: "Invalid credential",
+    means: "The credential is unknown, revoked or expired.",
+    todo: "Use a current key, or get a new access token (POST /oauth/token); do not retry with the same credential.",
+    detail: "The credential is invalid, revoked or expired.",
+  },
+  insufficient_scope: {
+    status: 403,
+    title: "Insufficient scope",
+    means: "The credential is valid but lacks the scope the operation needs (RFC 6750).",
+    todo: "Use a credential with the scope named in the detail, or ask an admin for one.",
+    detail: "This operation needs the quizzes:write scope.",
+  },
+  not_found: {
+    status: 404,
+    title: "Not found",
+    means: "No resource has that id (ids of the wrong prefix or shape included), or no route matches the path.",
+    todo: "Check the id and the path; list the collection to find the resource.",
+    detail: "Quiz not found.",
+  },
+  method_not_allowed: {
+    status: 405,
+    title: "Method not allowed",
+    means: "The path exists but does not answer this method.",
+    todo: "Use one of the methods the Allow header names.",
+    detail: "PUT is not allowed on /v1/quizzes; use GET, POST.",
+  },
+  email_taken: {
+    status: 409,
+    title: "E-mail taken",
+    means: "Another user has that e-mail address (compared case-insensitively).",
+    todo: "Use another address, or find the existing user with GET /v1/users?email=….",
+    detail: "A user with that e-mail already exists.",
+  },
+  quiz_has_submissions: {
+    status: 409,
+    title: "Quiz has submissions",
+    means: "A quiz with submissions cannot be deleted, so that no result is lost.",
+    todo: "Keep the quiz; change its settings instead if it should not be taken any more.",
+    detail: "The quiz has submissions; it cannot be deleted.",
+  },
+  question_limit_reached: {
+    status: 409,
+    title: "Question limit reached",
+    means: "A quiz holds at most 200 questions.",
+    todo: "Delete a question first, or start another quiz.",
+    detail: "A quiz holds at most 200 questions.",
+  },
+  attempt_limit_reached: {
+    status: 409,
+    title: "Attempt limit reached",
+    means: "The user has used every attempt the quiz's settings.max_attempts allows.",
+    todo: "Raise max_attempts on the quiz, or accept the user's existing submissions.",
+    detail: "The user has used all 3 attempts at this quiz.",
+  },
+  submission_graded: {
+    status: 409,
+    title: "Submission graded",
+    means: "The submission is graded; its answers are final.",
+    todo: "Start a new submission to answer again.",
+    detail: "The submission is graded; its answers are final.",
+  },
+  not_graded: {
+    status: 409,
+    title: "Not graded",
+    means: "The submission's results exist only once it is graded.",
+    todo: "Grade it (POST /v1/submissions/{id}/grade), then read the results.",
+    detail: "The submission has not been graded yet.",
+  },
+  answers_changing: {
+    status: 409,
+    title: "Answers changing",
+    means: "The submission's answers kept changing while it was graded.",
+    todo: "Retry the grading once the answers are settled.",
+    detail: "The submission's answers kept changing while it was graded; retry.",
+  },
+  already_rotated: {
+    status: 409,
+    title: "Key already rotated",
+    means: "The API key was already rotated (or was rotated or revoked meanwhile).",
+    todo: "Rotate the key the detail names, its successor, instead; or read the key again.",
+    detail: "The key was already rotated to key_01kamz3f7c9n0p8s6e5vwx2y4r; rotate that key instead.",
+  },
+  key_expired: {
+    status: 409,
+    title: "Key expired",
+    means: "The key has expired, so a successor would be expired too.",
+    todo: "Create a new key (POST /v1/api-keys).",
+    detail: "The key has expired; its successor would be expired too. Create a new key.",
+  },
+  idempotency_key_reused: {
+    status: 409,
+    title: "Idempotency-Key reused",
+    means: "The Idempotency-Key was used, within 24 h, with a different request.",
+    todo: "Use a new key for a new request; reuse a key only to retry the very same request.",
+    detail: "This Idempotency-Key was used with a different request.",
+  },
+  idempotency_key_in_progress: {
+    status: 409,
+    title: "Idempotency-Key in progress",
+    means: "A request with this Idempotency-Key is still being processed.",
+    todo: "Retry shortly with the same key and request: you will get the first request's answer.",
+    detail: "A request with this Idempotency-Key is still being processed; retry shortly.",
+  },
+  payload_too_large: {
+    status: 413,
+    title: "Payload too large",
+    means: "The body is larger than 1 MiB.",
+    todo: "Send a smaller body, e.g. create a quiz's questions in several requests.",
+    detail: "The body is larger than 1048576 bytes (1 MiB).",
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: "Unsupported media type",
+    means: "A body was sent that is not application/json.",
+    todo: "Send the body as JSON with Content-Type: application/json; charset=utf-8.",
+    detail: "Send the body as application/json; charset=utf-8, not text/plain.",
+  },
+  rate_limited: {
+    status: 429,
+    title: "Rate limited",
+    means: "The credential (or the client IP, without one) has used its requests of the current window.",
+    todo: "Wait the seconds Retry-After names; watch the RateLimit header to pace requests.",
+    detail: "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+  },
+  internal_error: {
+    status: 500,
+    title: "Internal error",
+    means: "An unexpected error; nothing about it but the request id is shown.",
+    todo: "Retry later; if it persists, report the request_id to the operators.",
+    detail: "An unexpected error occurred.",
+  },
+} as const satisfies Record<string, ProblemEntry>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
+
+const problemType = (code: string) => `/problems/${code}`;
+
+/** A problem body such as the API answers with this code, for the document's examples. */
+export function problemExample(code: ProblemCode) {
+  const entry: ProblemEntry = PROBLEMS[code];
+  return {
+    type: problemType(code),
+    title: statusTitle(entry.status),
+    status: entry.status,
+    detail: entry.detail,
+    code,
+    request_id: "01kamz3f7c9n0p8s6e5vwx2y4r",
+    ...(code === "validation_failed"
+      ? { errors: [{ path: "title", message: "Too big: expected string to have <=200 characters" }] }
+      : {}),
+  };
+}
+
+/** The example code of an error response: one its description names, else the first of its status. */
+export function exampleCode(status: number, description = ""): ProblemCode | undefined {
+  const ofStatus = PROBLEM_CODES.filter((code) => PROBLEMS[code].status === status);
+  return ofStatus.find((code) => new RegExp(`\\b${code}\\b`).test(description)) ?? ofStatus[0];
+}
+
+/** The page of /problems/<code>: what the code means and what to do, as Markdown. */
+export function problemPage(code: ProblemCode): string {
+  const entry: ProblemEntry = PROBLEMS[code];
+  return `# ${entry.title} (\`${code}\`)
+
+HTTP status: ${entry.status} ${statusTitle(entry.status)}
+
+## What it means
+
+${entry.means}
+
+## What to do
+
+${entry.todo}
+
+Problem bodies (RFC 9457) of this code carry \`"type": "${problemType(code)}"\` and \`"code": "${code}"\`;
+quote their \`request_id\` when you report one.
+`;
+}
