@@ -1,6 +1,6 @@
 // npm run dev: migrates the local D1, makes sure a local admin key exists, prints it, and
 // serves the API with wrangler dev on 127.0.0.1:8787 (state under .wrangler/).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { executeD1, literal, migrate } from "./d1";
 import { createKey } from "./key-create";
 import { spawnWrangler } from "./wrangler";
@@ -8,6 +8,8 @@ import { spawnWrangler } from "./wrangler";
 const PORT = process.env.PORT ?? "8787";
 // Kept beside the local database it belongs to, so that wiping .wrangler/ wipes both.
 const CREDENTIALS_FILE = ".wrangler/dev-credentials.json";
+/** Says where this npm run dev serves, while it runs: npm run seed finds it here, whatever the port. */
+const LOCK_FILE = ".wrangler/dev.lock";
 
 interface DevCredentials {
   id: string;
@@ -44,5 +46,9 @@ process.stdout.write(`
 `);
 
 const child = spawnWrangler(["dev", "--ip", "127.0.0.1", "--port", PORT, "--show-interactive-dev-session=false"]);
+writeFileSync(LOCK_FILE, `${JSON.stringify({ pid: process.pid, url: base }, null, 2)}\n`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+child.on("exit", (code) => {
+  rmSync(LOCK_FILE, { force: true });
+  process.exit(code ?? 0);
+});

@@ -4,8 +4,8 @@
 //
 // - `npm run dev` not running: builds the bundle, serves it with Miniflare on the same
 //   .wrangler/state files `wrangler dev` uses, seeds, stops.
-// - `npm run dev` running (on $PORT, default 8787): seeds through it. Two workerd processes never
-//   write the same SQLite file at once.
+// - `npm run dev` running (found by the .wrangler/dev.lock it writes, whatever its PORT): seeds
+//   through it. Two workerd processes never write the same SQLite file at once.
 // - The admin key is the one `npm run dev` prints (.wrangler/dev-credentials.json); when there
 //   is none yet, one is created in the local D1 and saved there, so that `npm run dev` reuses it.
 // - Run twice, it skips: the demo set is already there. `--again` adds another set (other
@@ -20,8 +20,23 @@ import { buildWorker } from "./build";
 import { DEV_PERSIST_ROOT, type LocalWorker, startLocalWorker } from "./local-worker";
 import { seededRandom } from "./random";
 
-const PORT = process.env.PORT ?? "8787";
-const DEV_URL = `http://127.0.0.1:${PORT}`;
+/** Written by a running npm run dev: its process id and the URL it serves. */
+const LOCK_FILE = ".wrangler/dev.lock";
+
+/** The URL of the running npm run dev, from its lock file (a stale lock, whose process is gone, is ignored). */
+function devUrl(): string {
+  if (existsSync(LOCK_FILE)) {
+    const lock = JSON.parse(readFileSync(LOCK_FILE, "utf8")) as { pid: number; url: string };
+    try {
+      process.kill(lock.pid, 0);
+      return lock.url;
+    } catch {
+      // The process is gone: fall through.
+    }
+  }
+  return `http://127.0.0.1:${process.env.PORT ?? "8787"}`;
+}
+const DEV_URL = devUrl();
 /** Written by `npm run dev` (scripts/dev.ts) in the same format. */
 const CREDENTIALS_FILE = ".wrangler/dev-credentials.json";
 const USERS_PER_SET = 10;
