@@ -9,10 +9,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List quizzes, oldest first */
+        /**
+         * List quizzes, oldest first
+         * @description Returns quizzes oldest first. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         */
         get: operations["listQuizzes"];
         put?: never;
-        /** Create a quiz, optionally with its questions */
+        /**
+         * Create a quiz, optionally with its questions
+         * @description Creates the quiz and, in the same request, any questions sent with it, in the order given; either all are created or none.
+         */
         post: operations["createQuiz"];
         delete?: never;
         options?: never;
@@ -27,7 +33,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a quiz */
+        /**
+         * Get a quiz
+         * @description Returns the quiz with its settings; its questions are listed by listQuestions.
+         */
         get: operations["getQuiz"];
         put?: never;
         post?: never;
@@ -38,7 +47,10 @@ export interface paths {
         delete: operations["deleteQuiz"];
         options?: never;
         head?: never;
-        /** Change a quiz's title, description or settings */
+        /**
+         * Change a quiz's title, description or settings
+         * @description Changes only the fields sent; the others keep their values. Its questions are changed through the question operations.
+         */
         patch: operations["updateQuiz"];
         trace?: never;
     };
@@ -49,10 +61,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a quiz's questions in order */
+        /**
+         * List a quiz's questions in order
+         * @description Returns the quiz's questions by position, first to last. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         */
         get: operations["listQuestions"];
         put?: never;
-        /** Add a question to a quiz */
+        /**
+         * Add a question to a quiz
+         * @description Adds the question at `position` (default: last); the questions at and after it move down one. A quiz holds at most 200 questions → 409 question_limit_reached.
+         */
         post: operations["createQuestion"];
         delete?: never;
         options?: never;
@@ -67,11 +85,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a question */
+        /**
+         * Get a question
+         * @description Returns one question of the quiz, with its answer key.
+         */
         get: operations["getQuestion"];
         put?: never;
         post?: never;
-        /** Delete a question */
+        /**
+         * Delete a question
+         * @description Removes the question; the questions after it move up one position.
+         */
         delete: operations["deleteQuestion"];
         options?: never;
         head?: never;
@@ -89,7 +113,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a quiz's submissions, oldest first */
+        /**
+         * List a quiz's submissions, oldest first
+         * @description Returns the quiz's submissions, open and graded, oldest first. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         */
         get: operations["listQuizSubmissions"];
         put?: never;
         /**
@@ -110,10 +137,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users, oldest first, optionally by role or e-mail */
+        /**
+         * List users, oldest first, optionally by role or e-mail
+         * @description Returns users oldest first; `role` and `email` (exact, case-insensitive) narrow the list. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         */
         get: operations["listUsers"];
         put?: never;
-        /** Register a user */
+        /**
+         * Register a user
+         * @description Creates a user with a name, e-mail and role. An e-mail already in use by another user → 409 email_taken.
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -128,7 +161,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a user */
+        /**
+         * Get a user
+         * @description Returns one user by id.
+         */
         get: operations["getUser"];
         put?: never;
         post?: never;
@@ -139,7 +175,10 @@ export interface paths {
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        /** Change a user's name, e-mail or role */
+        /**
+         * Change a user's name, e-mail or role
+         * @description Changes only the fields sent; the others keep their values. An e-mail already in use by another user → 409 email_taken.
+         */
         patch: operations["updateUser"];
         trace?: never;
     };
@@ -150,7 +189,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a user's submissions, oldest first */
+        /**
+         * List a user's submissions, oldest first
+         * @description Returns the user's submissions to every quiz, open and graded, oldest first. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         */
         get: operations["listUserSubmissions"];
         put?: never;
         post?: never;
@@ -167,7 +209,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a submission */
+        /**
+         * Get a submission
+         * @description Returns the submission with its status, answers and, once graded, its score.
+         */
         get: operations["getSubmission"];
         put?: never;
         post?: never;
@@ -185,7 +230,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a submission's answers while it is open */
+        /**
+         * Replace a submission's answers while it is open
+         * @description Replaces the whole set of answers; questions left out become unanswered. Once the submission is graded its answers are final → 409 submission_graded.
+         */
         put: operations["replaceAnswers"];
         post?: never;
         delete?: never;
@@ -261,7 +309,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How a user performs */
+        /**
+         * How a user performs
+         * @description Counts the user's graded submissions only, across all quizzes. Kept current at grade time, so it answers in one query.
+         */
         get: operations["getUserAnalytics"];
         put?: never;
         post?: never;
@@ -278,7 +329,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check a credential and see what it may do */
+        /**
+         * Check a credential and see what it may do
+         * @description Returns the type, id, scopes and expiry of the API key or OAuth access token sent with the request. Needs no particular scope; a missing, invalid, expired or revoked credential → 401.
+         */
         get: operations["verify"];
         put?: never;
         post?: never;
@@ -295,10 +349,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API keys (never the keys themselves) */
+        /**
+         * List API keys (never the keys themselves)
+         * @description Returns key metadata oldest first, never the secret keys. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key; the key is shown once */
+        /**
+         * Create an API key; the key is shown once
+         * @description Creates a key with a name, scopes and an optional expiry. The secret `key` appears only in this answer; store it then.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -313,7 +373,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an API key's metadata */
+        /**
+         * Get an API key's metadata
+         * @description Returns the key's name, prefix, scopes, expiry, revocation, successor (`rotated_to`) and last use, never the secret key.
+         */
         get: operations["getApiKey"];
         put?: never;
         post?: never;
@@ -374,10 +437,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List OAuth clients (never their secrets) */
+        /**
+         * List OAuth clients (never their secrets)
+         * @description Returns OAuth clients oldest first, without their secrets. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         */
         get: operations["listClients"];
         put?: never;
-        /** Register an OAuth client; the secret is shown once */
+        /**
+         * Register an OAuth client; the secret is shown once
+         * @description Registers a client with a name and the scopes its tokens may carry. The client_secret appears only in this answer; store it then.
+         */
         post: operations["createClient"];
         delete?: never;
         options?: never;
@@ -392,11 +461,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an OAuth client */
+        /**
+         * Get an OAuth client
+         * @description Returns the client's name, scopes and dates, never its secret.
+         */
         get: operations["getClient"];
         put?: never;
         post?: never;
-        /** Delete an OAuth client and revoke its tokens */
+        /**
+         * Delete an OAuth client and revoke its tokens
+         * @description Revokes every access and refresh token issued to the client, then deletes it; its secret stops working at once.
+         */
         delete: operations["deleteClient"];
         options?: never;
         head?: never;
@@ -434,7 +509,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an access token (client_credentials) or rotate a refresh token (refresh_token)
-         * @description RFC 6749 token endpoint. Parameters as application/x-www-form-urlencoded (or JSON); a parameter sent twice is refused. The refresh token rotates: the previous one stays valid until the new one is first used, and an older one coming back revokes the whole grant.
+         * @description RFC 6749 token endpoint. Parameters as application/x-www-form-urlencoded (or JSON); a parameter sent twice is refused. The refresh token rotates: the previous one stays valid until the new one is first used, and an older one coming back revokes the whole grant. The client authenticates with HTTP Basic (client_secret_basic) or with client_id and client_secret in the body (client_secret_post).
          */
         post: operations["token"];
         delete?: never;
@@ -452,7 +527,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke an access token, or a refresh token and its whole grant (RFC 7009) */
+        /**
+         * Revoke an access token, or a refresh token and its whole grant (RFC 7009)
+         * @description Takes `token` (and an optional `token_type_hint`) as form or JSON; revoking a refresh token revokes every token of its grant. The client authenticates with HTTP Basic (client_secret_basic) or with client_id and client_secret in the body (client_secret_post), and can revoke only its own tokens.
+         */
         post: operations["revoke"];
         delete?: never;
         options?: never;
@@ -469,7 +547,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Describe a token of the calling client (RFC 7662) */
+        /**
+         * Describe a token of the calling client (RFC 7662)
+         * @description Takes `token` (and an optional `token_type_hint`) as form or JSON and answers `active` with the token's scope, client and expiry; a token that is unknown, expired, revoked or another client's answers only `active: false`. The client authenticates with HTTP Basic (client_secret_basic) or with client_id and client_secret in the body (client_secret_post).
+         */
         post: operations["introspect"];
         delete?: never;
         options?: never;
@@ -2869,11 +2950,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "/problems/idempotency_key_reused",
+                     *       "type": "/problems/question_limit_reached",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "This Idempotency-Key was used with a different request.",
-                     *       "code": "idempotency_key_reused",
+                     *       "detail": "A quiz holds at most 200 questions.",
+                     *       "code": "question_limit_reached",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
                      */
@@ -4226,11 +4307,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "/problems/idempotency_key_reused",
+                     *       "type": "/problems/email_taken",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "This Idempotency-Key was used with a different request.",
-                     *       "code": "idempotency_key_reused",
+                     *       "detail": "A user with that e-mail already exists.",
+                     *       "code": "email_taken",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
                      */
@@ -5390,11 +5471,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "/problems/email_taken",
+                     *       "type": "/problems/submission_graded",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "A user with that e-mail already exists.",
-                     *       "code": "email_taken",
+                     *       "detail": "The submission is graded; its answers are final.",
+                     *       "code": "submission_graded",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
                      */

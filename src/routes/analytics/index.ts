@@ -26,6 +26,8 @@ const getUserAnalytics = defineRoute({
   tags,
   ...scoped("analytics:read"),
   summary: "How a user performs",
+  description:
+    "Counts the user's graded submissions only, across all quizzes. Kept current at grade time, so it answers in one query.",
   request: { params: z.object({ id: idSchema("user") }) },
   responses: { 200: jsonResponse(UserAnalytics, "The user's analytics."), ...errorResponses(404, ...COMMON_ERRORS) },
 });

@@ -15,6 +15,8 @@ export const listApiKeys = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "List API keys (never the keys themselves)",
+  description:
+    "Returns key metadata oldest first, never the secret keys. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { query: z.strictObject(pageQuery("apiKey")) },
   responses: {
     200: jsonResponse(z.object({ api_keys: z.array(ApiKey), next_cursor: nextCursorSchema }), "A page of keys."),
@@ -29,6 +31,8 @@ export const createApiKey = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "Create an API key; the key is shown once",
+  description:
+    "Creates a key with a name, scopes and an optional expiry. The secret `key` appears only in this answer; store it then.",
   request: jsonBody(ApiKeyCreate),
   responses: {
     201: jsonResponse(CreatedApiKey, "The key, with the secret `key` shown this once."),
@@ -43,6 +47,8 @@ export const getApiKey = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "Get an API key's metadata",
+  description:
+    "Returns the key's name, prefix, scopes, expiry, revocation, successor (`rotated_to`) and last use, never the secret key.",
   request: { params: Params },
   responses: { 200: jsonResponse(ApiKey, "The key's metadata."), ...errorResponses(404, ...COMMON_ERRORS) },
 });

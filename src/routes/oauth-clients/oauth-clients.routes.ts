@@ -15,6 +15,8 @@ export const listClients = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "List OAuth clients (never their secrets)",
+  description:
+    "Returns OAuth clients oldest first, without their secrets. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { query: z.strictObject(pageQuery("oauthClient")) },
   responses: {
     200: jsonResponse(z.object({ oauth_clients: z.array(OAuthClient), next_cursor: nextCursorSchema }), "A page of clients."),
@@ -29,6 +31,8 @@ export const createClient = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "Register an OAuth client; the secret is shown once",
+  description:
+    "Registers a client with a name and the scopes its tokens may carry. The client_secret appears only in this answer; store it then.",
   request: jsonBody(OAuthClientCreate),
   responses: {
     201: jsonResponse(OAuthClientWithSecret, "The client, with client_secret shown this once."),
@@ -43,6 +47,7 @@ export const getClient = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "Get an OAuth client",
+  description: "Returns the client's name, scopes and dates, never its secret.",
   request: { params: Params },
   responses: { 200: jsonResponse(OAuthClient, "The client."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
@@ -70,6 +75,7 @@ export const deleteClient = defineRoute({
   tags,
   ...scoped("admin"),
   summary: "Delete an OAuth client and revoke its tokens",
+  description: "Revokes every access and refresh token issued to the client, then deletes it; its secret stops working at once.",
   request: { params: Params },
   responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
 });

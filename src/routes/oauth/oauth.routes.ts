@@ -59,7 +59,8 @@ export const token = createRoute({
   summary: "Issue an access token (client_credentials) or rotate a refresh token (refresh_token)",
   description:
     "RFC 6749 token endpoint. Parameters as application/x-www-form-urlencoded (or JSON); a parameter sent twice is refused. " +
-    "The refresh token rotates: the previous one stays valid until the new one is first used, and an older one coming back revokes the whole grant.",
+    "The refresh token rotates: the previous one stays valid until the new one is first used, and an older one coming back revokes the whole grant. " +
+    "The client authenticates with HTTP Basic (client_secret_basic) or with client_id and client_secret in the body (client_secret_post).",
   request: formOrJson(TokenRequest),
   responses: {
     200: { ...jsonResponse(TokenResponse, "The tokens."), headers: noStore },
@@ -77,6 +78,9 @@ export const revoke = createRoute({
   tags,
   security: clientAuthenticated,
   summary: "Revoke an access token, or a refresh token and its whole grant (RFC 7009)",
+  description:
+    "Takes `token` (and an optional `token_type_hint`) as form or JSON; revoking a refresh token revokes every token of its grant. " +
+    "The client authenticates with HTTP Basic (client_secret_basic) or with client_id and client_secret in the body (client_secret_post), and can revoke only its own tokens.",
   request: formOrJson(TokenActionRequest),
   responses: {
     200: { description: "Revoked, or nothing to revoke (unknown, expired or another client's token): the answer is the same." },
@@ -91,6 +95,9 @@ export const introspect = createRoute({
   tags,
   security: clientAuthenticated,
   summary: "Describe a token of the calling client (RFC 7662)",
+  description:
+    "Takes `token` (and an optional `token_type_hint`) as form or JSON and answers `active` with the token's scope, client and expiry; a token that is unknown, expired, revoked or another client's answers only `active: false`. " +
+    "The client authenticates with HTTP Basic (client_secret_basic) or with client_id and client_secret in the body (client_secret_post).",
   request: formOrJson(TokenActionRequest),
   responses: {
     200: { ...jsonResponse(IntrospectionResponse, "The token's state."), headers: noStore },

@@ -16,6 +16,8 @@ export const listQuestions = defineRoute({
   tags,
   ...scoped("quizzes:read"),
   summary: "List a quiz's questions in order",
+  description:
+    "Returns the quiz's questions by position, first to last. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { params: QuizParams, query: z.strictObject(pageQuery("position")) },
   responses: {
     200: jsonResponse(z.object({ questions: z.array(Question), next_cursor: nextCursorSchema }), "A page of questions."),
@@ -30,6 +32,8 @@ export const createQuestion = defineRoute({
   tags,
   ...scoped("quizzes:write"),
   summary: "Add a question to a quiz",
+  description:
+    "Adds the question at `position` (default: last); the questions at and after it move down one. A quiz holds at most 200 questions → 409 question_limit_reached.",
   request: { params: QuizParams, ...jsonBody(QuestionCreate) },
   responses: {
     201: jsonResponse(Question, "The question, with its Location."),
@@ -44,6 +48,7 @@ export const getQuestion = defineRoute({
   tags,
   ...scoped("quizzes:read"),
   summary: "Get a question",
+  description: "Returns one question of the quiz, with its answer key.",
   request: { params: QuestionParams },
   responses: { 200: jsonResponse(Question, "The question."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
@@ -71,6 +76,7 @@ export const deleteQuestion = defineRoute({
   tags,
   ...scoped("quizzes:write"),
   summary: "Delete a question",
+  description: "Removes the question; the questions after it move up one position.",
   request: { params: QuestionParams },
   responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
 });

@@ -15,6 +15,7 @@ export const listQuizzes = defineRoute({
   tags,
   ...scoped("quizzes:read"),
   summary: "List quizzes, oldest first",
+  description: "Returns quizzes oldest first. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { query: z.strictObject(pageQuery("quiz")) },
   responses: {
     200: jsonResponse(z.object({ quizzes: z.array(Quiz), next_cursor: nextCursorSchema }), "A page of quizzes."),
@@ -29,6 +30,8 @@ export const createQuiz = defineRoute({
   tags,
   ...scoped("quizzes:write"),
   summary: "Create a quiz, optionally with its questions",
+  description:
+    "Creates the quiz and, in the same request, any questions sent with it, in the order given; either all are created or none.",
   request: jsonBody(QuizCreate),
   responses: {
     201: jsonResponse(CreatedQuiz, "The quiz with the ids of the questions created with it; Location names it."),
@@ -43,6 +46,7 @@ export const getQuiz = defineRoute({
   tags,
   ...scoped("quizzes:read"),
   summary: "Get a quiz",
+  description: "Returns the quiz with its settings; its questions are listed by listQuestions.",
   request: { params: Params },
   responses: { 200: jsonResponse(Quiz, "The quiz."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
@@ -54,6 +58,8 @@ export const updateQuiz = defineRoute({
   tags,
   ...scoped("quizzes:write"),
   summary: "Change a quiz's title, description or settings",
+  description:
+    "Changes only the fields sent; the others keep their values. Its questions are changed through the question operations.",
   request: { params: Params, ...jsonBody(QuizPatch) },
   responses: {
     200: jsonResponse(Quiz, "The changed quiz."),

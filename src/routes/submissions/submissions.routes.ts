@@ -34,6 +34,8 @@ export const listQuizSubmissions = defineRoute({
   tags,
   ...scoped("submissions:read"),
   summary: "List a quiz's submissions, oldest first",
+  description:
+    "Returns the quiz's submissions, open and graded, oldest first. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { params: z.object({ id: idSchema("quiz") }), query: SubmissionListQuery },
   responses: { 200: jsonResponse(SubmissionPage, "A page of submissions."), ...errorResponses(400, 404, ...COMMON_ERRORS) },
 });
@@ -46,6 +48,8 @@ export const listUserSubmissions = defineRoute({
   tags,
   ...scoped("submissions:read"),
   summary: "List a user's submissions, oldest first",
+  description:
+    "Returns the user's submissions to every quiz, open and graded, oldest first. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { params: z.object({ id: idSchema("user") }), query: SubmissionListQuery },
   responses: { 200: jsonResponse(SubmissionPage, "A page of submissions."), ...errorResponses(400, 404, ...COMMON_ERRORS) },
 });
@@ -57,6 +61,7 @@ export const getSubmission = defineRoute({
   tags,
   ...scoped("submissions:read"),
   summary: "Get a submission",
+  description: "Returns the submission with its status, answers and, once graded, its score.",
   request: { params: Params },
   responses: { 200: jsonResponse(Submission, "The submission."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
@@ -68,6 +73,8 @@ export const replaceAnswers = defineRoute({
   tags,
   ...scoped("submissions:write"),
   summary: "Replace a submission's answers while it is open",
+  description:
+    "Replaces the whole set of answers; questions left out become unanswered. Once the submission is graded its answers are final → 409 submission_graded.",
   request: { params: Params, ...jsonBody(AnswersPut) },
   responses: {
     200: jsonResponse(Submission, "The submission with its new answers."),

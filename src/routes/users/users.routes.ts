@@ -15,6 +15,8 @@ export const listUsers = defineRoute({
   tags,
   ...scoped("users:read"),
   summary: "List users, oldest first, optionally by role or e-mail",
+  description:
+    "Returns users oldest first; `role` and `email` (exact, case-insensitive) narrow the list. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { query: UserListQuery },
   responses: {
     200: jsonResponse(z.object({ users: z.array(User), next_cursor: nextCursorSchema }), "A page of users."),
@@ -29,6 +31,7 @@ export const createUser = defineRoute({
   tags,
   ...scoped("users:write"),
   summary: "Register a user",
+  description: "Creates a user with a name, e-mail and role. An e-mail already in use by another user → 409 email_taken.",
   request: jsonBody(UserCreate),
   responses: {
     201: jsonResponse(User, "The user; Location names it."),
@@ -43,6 +46,7 @@ export const getUser = defineRoute({
   tags,
   ...scoped("users:read"),
   summary: "Get a user",
+  description: "Returns one user by id.",
   request: { params: Params },
   responses: { 200: jsonResponse(User, "The user."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
@@ -54,6 +58,8 @@ export const updateUser = defineRoute({
   tags,
   ...scoped("users:write"),
   summary: "Change a user's name, e-mail or role",
+  description:
+    "Changes only the fields sent; the others keep their values. An e-mail already in use by another user → 409 email_taken.",
   request: { params: Params, ...jsonBody(UserPatch) },
   responses: {
     200: jsonResponse(User, "The changed user."),
