@@ -5688,7 +5688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            /** @description The request conflicts with the resource's state. Or: The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -92,7 +92,7 @@ export const gradeSubmission = defineRoute({
   description:
     "No body. Grades against the quiz's questions as they are now; unanswered questions earn 0. A second call, or any number of concurrent calls, returns the same result and counts once in analytics.",
   request: { params: Params },
-  responses: { 200: jsonResponse(GradeResult, "The grade."), ...errorResponses(404, ...COMMON_ERRORS) },
+  responses: { 200: jsonResponse(GradeResult, "The grade."), ...errorResponses(404, 409, ...COMMON_ERRORS) },
 });
 
 export const getResults = defineRoute({
