@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { newApiKey } from "../src/auth/api-keys";
+import { SCOPES } from "../src/lib/scopes";
 import { literal } from "./d1";
 import { seededRandom } from "./random";
 import { compareQuiz, compareUser, type QuizAnalytics, recomputeSql, type UserAnalytics } from "./soak-recompute";
@@ -685,15 +686,7 @@ async function main() {
         auth: `Bearer ${admin.key}`,
         body: {
           name: `soak client ${i}`,
-          scopes: [
-            "quizzes:read",
-            "quizzes:write",
-            "users:read",
-            "users:write",
-            "submissions:read",
-            "submissions:write",
-            "analytics:read",
-          ],
+          scopes: SCOPES.filter((scope) => scope !== "admin"),
         },
         expect: [201],
       });

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { SCOPES } from "../../src/lib/scopes";
 import { idKindOfPattern, Ref } from "./refs";
 
 /**
@@ -264,17 +265,7 @@ const anyJson = (maxDepth: number) =>
     fc.jsonValue({ maxDepth }),
   );
 
-const SCOPES = [
-  "quizzes:read",
-  "quizzes:write",
-  "users:read",
-  "users:write",
-  "submissions:read",
-  "submissions:write",
-  "analytics:read",
-  "admin",
-];
-const scopeList = fc.subarray(SCOPES, { minLength: 1 }).map((s) => s.join(" "));
+const scopeList = fc.subarray([...SCOPES], { minLength: 1 }).map((s) => s.join(" "));
 
 const DAY_MS = 86_400_000;
 // Mostly in the future (expiries must be); some in the past, which the service refuses.
