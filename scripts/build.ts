@@ -1,12 +1,15 @@
-// npm run build [-- --no-minify] [--outdir DIR]: bundles the worker as it is deployed, copies the
-// docs' renderer into public/ (scripts/docs-assets.ts; wrangler uploads public/ as the static
-// assets of [assets] in wrangler.toml), then has wrangler check both (deploy --dry-run
-// --no-bundle). npm run deploy uploads the same file and the same assets.
+// The worker's one build. wrangler runs this file itself, as the [build] command of wrangler.toml,
+// before `wrangler dev` serves and before `wrangler deploy` uploads, and again in dev whenever src/
+// changes; wrangler.toml's main is its output (dist/index.js) with no_bundle = true, so the file
+// served locally is the file deployed. It also copies the docs' renderer into public/
+// (scripts/docs-assets.ts), which wrangler serves as the static assets of [assets].
+//
+// `npm run build` runs `wrangler deploy --dry-run`, which runs this and checks the result.
 //
 // The bundle is built here rather than by wrangler for one reason: zod 4 re-exports all of its
 // ~50 locales through the `z` namespace, so no bundler can drop them (≈ 258 KB of 673 KB
-// minified). The service speaks English only; the plugin below keeps zod's `en` locale (zod
-// itself configures it) and drops the others.
+// minified), and wrangler takes no esbuild plugins. The service speaks English only; the plugin
+// below keeps zod's `en` locale (zod itself configures it) and drops the others.
 import { mkdirSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -14,7 +17,6 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 import { copyDocsAssets } from "./docs-assets";
-import { runWrangler } from "./wrangler";
 
 const zodEnglishOnly: esbuild.Plugin = {
   name: "zod-english-only",
@@ -58,12 +60,9 @@ export async function buildWorker(options: { outdir: string; minify: boolean }) 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { outdir: { type: "string" }, "no-minify": { type: "boolean" } } });
-  const outdir = resolve(values.outdir ?? "dist");
-  const result = await buildWorker({ outdir, minify: !values["no-minify"] });
+  const result = await buildWorker({ outdir: resolve(values.outdir ?? "dist"), minify: !values["no-minify"] });
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   process.stdout.write(`Bundle ${result.outfile}: ${kib(result.bytes)} raw, ${kib(result.gzip)} gzip\n`);
   const docs = copyDocsAssets();
   process.stdout.write(`Docs assets: swagger-ui-dist ${docs.version} in public/docs/vendor/\n`);
-  const check = runWrangler(["deploy", result.outfile, "--no-bundle", "--dry-run", "--outdir", join(outdir, "upload")]);
-  process.exit(check.status ?? 1);
 }

@@ -3,8 +3,9 @@
 // Workers static assets ([assets] in wrangler.toml). The folder is generated, never committed
 // (.gitignore): the version is the one package.json pins and package-lock.json verifies.
 //
-// npm here runs no lifecycle scripts (no prepare/pretest), so `npm run dev|test|build|deploy`
-// call this explicitly (build and deploy through scripts/build.ts). It takes a few milliseconds.
+// npm here runs no lifecycle scripts (no prepare/pretest), so `npm test` calls this explicitly and
+// the worker's build (scripts/build.ts, which wrangler runs before dev and deploy) calls
+// copyDocsAssets. It takes a few milliseconds.
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
