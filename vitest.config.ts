@@ -5,7 +5,7 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("drizzle");
   return {
     plugins: [
-      cloudflareTest({
+      cloudflareTest(({ inject }) => ({
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
@@ -18,13 +18,17 @@ export default defineConfig(async () => {
             TOKEN_RATE_LIMIT_REQUESTS: "1000000",
             // No request log lines: a test that wants them passes LOG_LEVEL: "info" in an env override.
             LOG_LEVEL: "warn",
+            // Webhook deliveries: the receiver of test/webhook-receiver.ts, two short retries.
+            WEBHOOK_RECEIVER_URL: inject("webhookReceiverUrl"),
+            WEBHOOK_RETRY_DELAYS_SECONDS: "1,1",
           },
         },
-      }),
+      })),
     ],
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
+      globalSetup: ["./test/webhook-receiver.ts"],
     },
   };
 });

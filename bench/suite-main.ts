@@ -96,7 +96,7 @@ export async function mainSuite(workers: Workers, runner: LoadRunner, loadBefore
           ? `every request graded a fresh submission (${int(gradeUsed)} of a pool of ${int(e.items.length)} used)`
           : `pool of ${int(e.items.length)} ran out after that many; ${int(gradeUsed - e.items.length)} later requests re-graded (idempotent path)`;
     if (e.key === "create-user") note = "a new user (unique e-mail) per request";
-    if (e.key === "token") note = "3 KV writes a token: access, refresh, family";
+    if (e.key === "token") note = "1 KV write (the access token) and 1 D1 batch (the grant) a token";
     return { label: e.label, runs: own, ratio, cpuRatio, note };
   });
   const listRuns = runs.find((r) => r.label === "GET /v1/quizzes?limit=20");

@@ -8,6 +8,7 @@
  *   db           the schema and statements                         → lib, domain, db
  *   auth         credentials, tokens, authorization, replay         → lib, domain, db, auth
  *   rate-limit   the limiter                                        → lib, domain, rate-limit
+ *   events       delivery: queue messages, signing, the consumer    → lib, domain, db, events
  *   middleware   HTTP plumbing                                      → all of the above, middleware
  *   routes       one folder per resource                            → all but middleware; another
  *                                                                     resource only by its index or schemas
@@ -27,9 +28,10 @@ const ALLOWED: Record<string, string[]> = {
   db: ["lib", "domain", "db"],
   auth: ["lib", "domain", "db", "auth"],
   "rate-limit": ["lib", "domain", "rate-limit"],
+  events: ["lib", "domain", "db", "events"],
   middleware: ["lib", "domain", "db", "auth", "rate-limit", "middleware"],
-  routes: ["lib", "domain", "db", "auth", "rate-limit", "routes"],
-  tools: ["lib", "domain", "db", "auth", "rate-limit", "app", "tools"],
+  routes: ["lib", "domain", "db", "auth", "rate-limit", "events", "routes"],
+  tools: ["lib", "domain", "db", "auth", "rate-limit", "events", "app", "tools"],
   env: ["lib", "domain", "db"],
 };
 

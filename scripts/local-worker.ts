@@ -104,7 +104,15 @@ export async function startLocalWorker(options: LocalWorkerOptions = {}): Promis
       { ...base, name: config.name ?? "worker", scriptPath, modulesRoot: dirname(scriptPath) } as WorkerOptions,
       ...(options.extraWorkers ?? []).map((w) => {
         const path = resolve(w.scriptPath);
-        return { ...base, name: w.name, scriptPath: path, modulesRoot: dirname(path), routes: [`${w.host}/*`] } as WorkerOptions;
+        // A queue has one consumer: the main worker. Extra workers may produce, not consume.
+        const { queueConsumers: _consumers, ...shared } = base;
+        return {
+          ...shared,
+          name: w.name,
+          scriptPath: path,
+          modulesRoot: dirname(path),
+          routes: [`${w.host}/*`],
+        } as WorkerOptions;
       }),
     ],
   });

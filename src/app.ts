@@ -1,8 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { drizzle } from "drizzle-orm/d1";
+import type { Context } from "hono";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import pkg from "../package.json";
+import { takeRecordedEvents } from "./db/outbox";
+import { enqueueEvents } from "./events/messages";
 import { config } from "./lib/config";
 import { createRouter, jsonResponse } from "./lib/openapi";
 import { openApiDocument } from "./lib/openapi-document";
@@ -16,6 +19,7 @@ import { cacheControl, corsFromAllowList, docsAssets } from "./middleware/securi
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
 import { authRouter } from "./routes/auth";
+import { eventsRouter } from "./routes/events";
 import { oauthRouter } from "./routes/oauth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
 import { problemsRouter } from "./routes/problems";
@@ -23,6 +27,7 @@ import { questionsRouter } from "./routes/questions";
 import { quizzesRouter } from "./routes/quizzes";
 import { quizSubmissionsRouter, submissionsRouter, userSubmissionsRouter } from "./routes/submissions";
 import { usersRouter } from "./routes/users";
+import { webhookEndpointsRouter } from "./routes/webhook-endpoints";
 
 /** Every resource of the API, served under /v1. */
 const v1 = createRouter()
@@ -35,9 +40,20 @@ const v1 = createRouter()
   .route("/analytics", analyticsRouter)
   .route("/auth", authRouter)
   .route("/api-keys", apiKeysRouter)
-  .route("/oauth-clients", oauthClientsRouter);
+  .route("/oauth-clients", oauthClientsRouter)
+  .route("/events", eventsRouter)
+  .route("/webhook-endpoints", webhookEndpointsRouter);
 
 const app = createRouter();
+
+/** Work that outlives the response; without an execution context (app.request in tools), left to finish by itself. */
+function afterResponse(c: Context, work: Promise<unknown>): void {
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    void work;
+  }
+}
 
 // Order matters: the request id first, so that every response and log line carries it; the
 // log line next, so that it sees the final status; then headers every answer carries.
@@ -49,8 +65,13 @@ app.use(corsFromAllowList());
 app.use(async (c, next) => {
   // No relational schema: the app uses the query builder only, and building drizzle's relational
   // config on every request costs CPU for nothing.
-  c.set("db", drizzle(c.env.DB));
+  const db = drizzle(c.env.DB);
+  c.set("db", db);
   await next();
+  // The outbox: events this request's batches recorded go to the delivery queue after the
+  // response, so delivery never slows the request (the cron sweeps up what this misses).
+  const recorded = takeRecordedEvents(db);
+  if (recorded.length > 0 && c.res.status < 400) afterResponse(c, enqueueEvents(c.env, recorded));
   // The contract's media type names the charset; Hono's c.json leaves it out.
   if (c.res.headers.get("content-type") === "application/json")
     c.res.headers.set("content-type", "application/json; charset=utf-8");

@@ -62,6 +62,11 @@ const newClient = async (): Promise<string> => (await ok("/v1/oauth-clients", { 
 const newSubmission = async (quizId: string, userId: string): Promise<string> =>
   (await ok(`/v1/quizzes/${quizId}/submissions`, { user_id: userId })).id;
 
+const newEndpoint = async (): Promise<string> =>
+  (await ok("/v1/webhook-endpoints", { url: "https://hooks.example.com/quiz", events: ["quiz.created"] })).id;
+/** The id of the newest event (every fixture records one). */
+const newestEvent = async (): Promise<string> => (await ok("/v1/events?limit=1")).events[0].id;
+
 interface Fixtures {
   quiz: { id: string; questionId: string };
   user: string;
@@ -178,6 +183,39 @@ const ROUTES: Record<string, RouteCase> = {
     build: async () => ({ path: `/v1/oauth-clients/${await newClient()}/rotate-secret` }),
   },
   "DELETE /v1/oauth-clients/:id": { scope: "admin", build: async () => ({ path: `/v1/oauth-clients/${await newClient()}` }) },
+
+  "GET /v1/events": { scope: "events:read", build: get("/v1/events") },
+  "GET /v1/events/:id": { scope: "events:read", build: async () => ({ path: `/v1/events/${await newestEvent()}` }) },
+  "POST /v1/events/:id/redeliver": {
+    scope: "webhooks:write",
+    build: async () => ({ path: `/v1/events/${await newestEvent()}/redeliver`, body: {} }),
+  },
+
+  "GET /v1/webhook-endpoints": { scope: "webhooks:write", build: get("/v1/webhook-endpoints") },
+  "POST /v1/webhook-endpoints": {
+    scope: "webhooks:write",
+    build: async () => ({ path: "/v1/webhook-endpoints", body: { url: "https://hooks.example.com/q", events: ["*"] } }),
+  },
+  "GET /v1/webhook-endpoints/:id": {
+    scope: "webhooks:write",
+    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}` }),
+  },
+  "PATCH /v1/webhook-endpoints/:id": {
+    scope: "webhooks:write",
+    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}`, body: { description: "renamed" } }),
+  },
+  "DELETE /v1/webhook-endpoints/:id": {
+    scope: "webhooks:write",
+    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}` }),
+  },
+  "POST /v1/webhook-endpoints/:id/rotate-secret": {
+    scope: "webhooks:write",
+    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}/rotate-secret` }),
+  },
+  "GET /v1/webhook-endpoints/:id/deliveries": {
+    scope: "webhooks:write",
+    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}/deliveries` }),
+  },
 };
 
 /** The /v1 routes the app serves, one entry per method and path. */

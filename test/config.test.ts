@@ -5,7 +5,10 @@ import { app } from "../src/app";
 import { config } from "../src/lib/config";
 import { BASE } from "./helpers";
 
-/** What wrangler.toml's [vars] say, which is also what a missing or malformed var falls back to. */
+/**
+ * What a missing or malformed var falls back to; wrangler.toml's [vars] say the same but for
+ * WEBHOOK_URL_POLICY, which local development and the tests set to "allow-loopback".
+ */
 const DEFAULTS = {
   issuer: null,
   tokens: { accessTtlSeconds: 3600, refreshTtlSeconds: 2_592_000 },
@@ -16,9 +19,25 @@ const DEFAULTS = {
   },
   corsAllowOrigins: [],
   logLevel: "info",
+  webhooks: {
+    retryDelaysSeconds: [30, 120, 600, 3600, 21600, 43200, 86400],
+    disableAfterSeconds: 259_200,
+    urlPolicy: "public",
+  },
 };
 
 describe("config", () => {
+  it("reads the webhook retry schedule, and falls back to the default on anything malformed", () => {
+    expect(config({ WEBHOOK_RETRY_DELAYS_SECONDS: " 5, 10 ,0" }).webhooks.retryDelaysSeconds).toEqual([5, 10, 0]);
+    expect(config({ WEBHOOK_RETRY_DELAYS_SECONDS: "" }).webhooks.retryDelaysSeconds).toEqual([]);
+    for (const bad of ["5,x", "-1", "1.5", "1,,2", Array(21).fill("1").join(",")])
+      expect(config({ WEBHOOK_RETRY_DELAYS_SECONDS: bad }).webhooks.retryDelaysSeconds, bad).toEqual(
+        DEFAULTS.webhooks.retryDelaysSeconds,
+      );
+    expect(config({ WEBHOOK_URL_POLICY: "allow-loopback" }).webhooks.urlPolicy).toBe("allow-loopback");
+    expect(config({ WEBHOOK_URL_POLICY: "ALLOW-LOOPBACK" }).webhooks.urlPolicy).toBe("public");
+  });
+
   it("defaults when no var is set, or there is no env at all", () => {
     expect(config({})).toEqual(DEFAULTS);
     expect(config(undefined)).toEqual(DEFAULTS);

@@ -9,7 +9,7 @@ import { call, seedApiKey } from "./helpers";
 
 const METHODS = ["get", "put", "post", "patch", "delete"] as const;
 /** An id of the examples: a prefix and a ULID. */
-const EXAMPLE_ID = /^(quiz|qst|user|sub|key|cli)_[0-9a-z]{26}$/;
+const EXAMPLE_ID = /^(quiz|qst|user|sub|key|cli|evt|we)_[0-9a-z]{26}$/;
 
 interface Fixtures {
   quiz: string;
@@ -18,6 +18,8 @@ interface Fixtures {
   sub: string;
   key: string;
   cli: string;
+  evt: string;
+  we: string;
   clientSecret: string;
   accessToken: string;
 }
@@ -57,6 +59,8 @@ async function makeFixtures(): Promise<Fixtures> {
     body: { grant_type: "client_credentials" },
   });
   expect(token.status, token.text).toBe(200);
+  const endpoint = await created("/v1/webhook-endpoints", { url: "https://hooks.example.com/fixture", events: ["*"] });
+  const events = await call("/v1/events?limit=1");
   return {
     quiz: quiz.id,
     qst: questions.json.questions[0].id,
@@ -64,6 +68,8 @@ async function makeFixtures(): Promise<Fixtures> {
     sub: submission.id,
     key: key.id,
     cli: client.client_id,
+    evt: events.json.events[0].id,
+    we: endpoint.id,
     clientSecret: client.client_secret,
     accessToken: token.json.access_token,
   };
@@ -81,6 +87,8 @@ function pathValue(path: string, param: string, f: Fixtures): string {
     submissions: f.sub,
     "api-keys": f.key,
     "oauth-clients": f.cli,
+    events: f.evt,
+    "webhook-endpoints": f.we,
   };
   const value = collection && byCollection[collection];
   if (!value) throw new Error(`no fixture for {${param}} of ${path}`);
@@ -93,7 +101,7 @@ function substitute(value: unknown, f: Fixtures): unknown {
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, f)]));
   if (typeof value === "string") {
     const id = EXAMPLE_ID.exec(value);
-    if (id) return f[id[1] as "quiz" | "qst" | "user" | "sub" | "key" | "cli"];
+    if (id) return f[id[1] as "quiz" | "qst" | "user" | "sub" | "key" | "cli" | "evt" | "we"];
     if (value.startsWith("qz_at_")) return f.accessToken;
   }
   return value;

@@ -106,6 +106,7 @@ describe("POST /v1/quizzes/{id}/questions", () => {
         feedback: {},
         explanation: null,
         ...expectedKeys[i],
+        version: 1,
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),
       });
@@ -472,6 +473,7 @@ describe("PATCH /v1/quizzes/{id}/questions/{question_id}", () => {
       feedback: { incorrect: "No" },
       explanation: null,
       correct: false,
+      version: 2,
       created_at: q.created_at,
       updated_at: expect.stringMatching(ISO_MS),
     });

@@ -498,6 +498,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events, newest first
+         * @description Every change the API made, newest first by (`created_at`, `id`), kept 30 days. An event is listed as soon as its change is answered. Filter with `type`; pass `next_cursor` back as `cursor` until it is null.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description The event as webhooks deliver it.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again
+         * @description Queues a fresh delivery of the event (same `webhook-id`, a fresh retry schedule) to one endpoint, or without `endpoint_id` to every enabled endpoint subscribed to its type. The body is optional. An unknown event or endpoint → 404.
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Oldest first, never their secrets. Pass `next_cursor` back as `cursor` until it is null.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint; its secret is shown once
+         * @description Events of the subscribed types are POSTed to `url`, signed per Standard Webhooks with the `secret` this answer shows once. An unsafe URL → 400; more than 100 endpoints → 409.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description The endpoint, never its secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its delivery records; deliveries already queued are dropped.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Sets the fields sent. `enabled: true` re-enables an endpoint disabled after failing, with a fresh failure clock.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Makes a new secret, shown once; the old one keeps signing beside it (two signatures in `webhook-signature`) for `grace_seconds` (default 86400). At most two secrets live: rotating again ends the previous grace. The body is optional.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's delivery attempts, newest first
+         * @description One record per attempt: its status, the receiver's HTTP status, how long it took, the error, and when the next attempt is due. Kept 30 days.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/token": {
         parameters: {
             query?: never;
@@ -697,7 +849,7 @@ export interface components {
              * @description Stable; the error catalogue at /problems/<code>.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error";
+            code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
             request_id: string;
             errors?: {
                 path: string;
@@ -984,6 +1136,11 @@ export interface components {
             case_sensitive?: boolean;
             correct_value?: number;
             tolerance?: number;
+            /**
+             * Format: int64
+             * @description 1 at creation, +1 for every change to what grading reads (key, options, scoring, points); results name the version each answer was graded against.
+             */
+            version: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1195,6 +1352,12 @@ export interface components {
             }[];
             /** @description Percentage 0–100 once graded, else null. */
             score: number | null;
+            /** @description Once graded, else null. */
+            points_earned: number | null;
+            /** @description Once graded, else null. */
+            points_possible: number | null;
+            /** @description The grade's feedback once graded, else null. */
+            feedback: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1471,7 +1634,7 @@ export interface components {
              *       "submissions:write"
              *     ]
              */
-            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "admin")[];
+            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "admin")[];
             /**
              * Format: date-time
              * @example 2027-06-30T00:00:00.000Z
@@ -1549,7 +1712,185 @@ export interface components {
              *       "submissions:write"
              *     ]
              */
-            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "admin")[];
+            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "admin")[];
+        };
+        /**
+         * @example {
+         *       "id": "evt_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "type": "user.updated",
+         *       "created_at": "2026-11-23T09:30:00.000Z",
+         *       "data": {
+         *         "object": {
+         *           "id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "name": "Ada Lovelace",
+         *           "email": "ada@example.com",
+         *           "role": "student",
+         *           "created_at": "2026-11-20T08:00:00.000Z",
+         *           "updated_at": "2026-11-23T09:30:00.000Z"
+         *         }
+         *       },
+         *       "previous_attributes": {
+         *         "name": "Ada"
+         *       }
+         *     }
+         */
+        Event: {
+            /** @example evt_01kamz3f7c9n0p8s6e5vwx2y4r */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The resource as the API returns it (questions without their answer keys; never a secret). */
+                object: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The old values of the fields that changed: on every `*.updated` and `submission.regraded` event. */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description What changed.
+         * @example submission.graded
+         * @enum {string}
+         */
+        EventType: "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled";
+        Redelivery: {
+            /** @example evt_01kamz3f7c9n0p8s6e5vwx2y4r */
+            event_id: string;
+            /** @description The endpoints a fresh delivery was queued for. */
+            endpoint_ids: string[];
+        };
+        /** @example {} */
+        Redeliver: {
+            /**
+             * @description Only to this endpoint; without it, to every enabled endpoint subscribed to the event's type.
+             * @example we_01kamz3f7c9n0p8s6e5vwx2y4r
+             */
+            endpoint_id?: string;
+        };
+        WebhookEndpoint: {
+            /** @example we_01kamz3f7c9n0p8s6e5vwx2y4r */
+            id: string;
+            url: string;
+            description: string;
+            events: string[];
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description When it was disabled after failing every attempt for WEBHOOK_DISABLE_AFTER_SECONDS.
+             */
+            disabled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * @description The signing secret (`whsec_` + base64), shown only in this answer.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/quiz-events",
+         *       "events": [
+         *         "submission.graded"
+         *       ],
+         *       "description": "Gradebook sync"
+         *     }
+         */
+        WebhookEndpointCreate: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: https only, no user name or password, no private, loopback or link-local address or internal name (docs/webhooks.md).
+             * @example https://hooks.example.com/quiz-events
+             */
+            url: string;
+            /**
+             * @description Event types to receive, or ["*"] for all.
+             * @example [
+             *       "submission.graded"
+             *     ]
+             */
+            events: ("*" | "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled")[];
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
+             * @default
+             * @example Gradebook sync
+             */
+            description?: string;
+            /** @default true */
+            enabled?: boolean;
+        };
+        /**
+         * @example {
+         *       "events": [
+         *         "submission.graded",
+         *         "submission.regraded"
+         *       ]
+         *     }
+         */
+        WebhookEndpointPatch: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: https only, no user name or password, no private, loopback or link-local address or internal name (docs/webhooks.md).
+             * @example https://hooks.example.com/quiz-events
+             */
+            url?: string;
+            /**
+             * @description Event types to receive, or ["*"] for all.
+             * @example [
+             *       "submission.graded"
+             *     ]
+             */
+            events?: ("*" | "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled")[];
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
+            description?: string;
+            /** @description true re-enables an endpoint that was disabled after failing. */
+            enabled?: boolean;
+        };
+        /**
+         * @example {
+         *       "grace_seconds": 3600
+         *     }
+         */
+        WebhookSecretRotate: {
+            /**
+             * Format: int32
+             * @description How long the old secret keeps signing beside the new one.
+             * @default 86400
+             */
+            grace_seconds?: number;
+        };
+        WebhookDelivery: {
+            /** @example dlv_01kamz3f7c9n0p8s6e5vwx2y4r */
+            id: string;
+            /** @example evt_01kamz3f7c9n0p8s6e5vwx2y4r */
+            event_id: string;
+            /** @example we_01kamz3f7c9n0p8s6e5vwx2y4r */
+            endpoint_id: string;
+            /** Format: int64 */
+            attempt: number;
+            /**
+             * @description succeeded: a 2xx within 10 s; pending: failed, and another attempt follows at next_retry_at; failed: the last attempt failed.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** Format: int64 */
+            response_status: number | null;
+            /** Format: int64 */
+            duration_ms: number;
+            /** @description Why it failed (at most 1 KiB): the answer's beginning, or what went wrong. */
+            error: string | null;
+            /** Format: date-time */
+            next_retry_at: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         TokenResponse: {
             /** @example qz_at_… */
@@ -1658,7 +1999,7 @@ export interface components {
             token_endpoint_auth_methods_supported: string[];
             revocation_endpoint_auth_methods_supported: string[];
             introspection_endpoint_auth_methods_supported: string[];
-            scopes_supported: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "admin")[];
+            scopes_supported: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "admin")[];
             /** Format: uri */
             service_documentation: string;
         };
@@ -2549,6 +2890,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/email_taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A user with that e-mail already exists.",
+                     *       "code": "email_taken",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
@@ -3325,6 +3688,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/email_taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A user with that e-mail already exists.",
+                     *       "code": "email_taken",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
@@ -3534,6 +3919,28 @@ export interface operations {
                      *       "status": 404,
                      *       "detail": "Quiz not found.",
                      *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/email_taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A user with that e-mail already exists.",
+                     *       "code": "email_taken",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
                      */
@@ -4672,6 +5079,28 @@ export interface operations {
                      *       "status": 404,
                      *       "detail": "Quiz not found.",
                      *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/email_taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A user with that e-mail already exists.",
+                     *       "code": "email_taken",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
                      */
@@ -7065,6 +7494,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/email_taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A user with that e-mail already exists.",
+                     *       "code": "email_taken",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
@@ -8184,6 +8635,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/email_taken",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A user with that e-mail already exists.",
+                     *       "code": "email_taken",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
@@ -8390,7 +8863,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            /** @description The request conflicts with the resource's state. Or: The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8450,6 +8923,1945 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+                /** @description What changed. */
+                type?: components["schemas"]["EventType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: components["schemas"]["Event"][];
+                        /** @description Cursor of the next page, or null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The event's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Redeliver"];
+            };
+        };
+        responses: {
+            /** @description The deliveries are queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Redelivery"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook_endpoints: components["schemas"]["WebhookEndpoint"][];
+                        /** @description Cursor of the next page, or null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret shown this once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. Or: The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The deployment lacks configuration this operation needs; the problem's code names it. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/webhooks_not_configured",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Webhooks are not configured on this deployment (WEBHOOK_SECRET_KEY).",
+                     *       "code": "webhooks_not_configured",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body was sent that is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook endpoint's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretRotate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret, shown this once. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The deployment lacks configuration this operation needs; the problem's code names it. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/webhooks_not_configured",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Webhooks are not configured on this deployment (WEBHOOK_SECRET_KEY).",
+                     *       "code": "webhooks_not_configured",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of delivery attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        /** @description Cursor of the next page, or null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
                      */
@@ -8819,7 +11231,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A problem code of the error catalogue. */
-                code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error";
+                code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
             };
             cookie?: never;
         };

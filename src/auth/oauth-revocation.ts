@@ -91,7 +91,12 @@ async function deleteAccessTokens(db: Database, kv: KVNamespace, rows: { hash: s
  * with more live access tokens takes retries); pass 2 deletes only tokens issued while pass 1
  * ran, normally none, so the two stay within the 1 000 KV operations of one invocation.
  */
-export async function revokeClientTokens(db: Database, kv: KVNamespace, clientId: string, changes: SQL[]): Promise<D1Result[]> {
+export async function revokeClientTokens(
+  db: Database,
+  kv: KVNamespace,
+  clientId: string,
+  changes: D1PreparedStatement[],
+): Promise<D1Result[]> {
   const families = sql`SELECT id FROM oauth_token_families WHERE client_id = ${clientId}`;
   await revokeFamilies(db, kv, families);
   const unrevoked = sql`SELECT id FROM oauth_token_families WHERE client_id = ${clientId} AND revoked_at IS NULL`;
@@ -101,7 +106,7 @@ export async function revokeClientTokens(db: Database, kv: KVNamespace, clientId
       db,
       sql`UPDATE oauth_token_families SET revoked_at = ${isoNow()} WHERE client_id = ${clientId} AND revoked_at IS NULL`,
     ),
-    ...changes.map((change) => statement(db, change)),
+    ...changes,
   ]);
   await deleteAccessTokens(db, kv, stragglers?.results ?? []);
   return changed;

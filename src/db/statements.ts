@@ -13,3 +13,9 @@ export function statement(db: Database, query: SQL): D1PreparedStatement {
   const { sql, params } = dialect.sqlToQuery(query);
   return db.$client.prepare(sql).bind(...params);
 }
+
+/** A drizzle query as a D1 prepared statement, to sit in one `$client.batch` beside raw statements. */
+export function prepared(db: Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
+  const { sql: text, params } = query.toSQL();
+  return db.$client.prepare(text).bind(...params);
+}

@@ -32,6 +32,17 @@ export interface Config {
   /** CORS is off while this is empty. */
   corsAllowOrigins: string[];
   logLevel: LogLevel;
+  webhooks: WebhookSettings;
+}
+
+/** How events are delivered to webhook endpoints. */
+interface WebhookSettings {
+  /** The waits between attempts: an event gets 1 + retryDelaysSeconds.length attempts per endpoint. */
+  retryDelaysSeconds: number[];
+  /** An endpoint whose every attempt failed for this long is disabled. */
+  disableAfterSeconds: number;
+  /** "allow-loopback" (local development and tests) also admits http://127.0.0.1, [::1] and localhost. */
+  urlPolicy: "public" | "allow-loopback";
 }
 
 const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
@@ -53,6 +64,18 @@ const positiveSeconds = (fallback: number) => z.coerce.number().positive().catch
 
 const text = z.string().catch("");
 
+const DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21600, 43200, 86400];
+const DEFAULT_WEBHOOK_DISABLE_AFTER_SECONDS = 3 * 24 * 3600;
+
+/** "30,120,600": whole seconds ≥ 0, at most 20 of them; anything else is the default schedule. */
+const retryDelays = z
+  .string()
+  .transform((value) =>
+    value.trim() === "" ? [] : value.split(",").map((part) => (part.trim() === "" ? Number.NaN : Number(part.trim()))),
+  )
+  .refine((delays) => delays.length <= 20 && delays.every((n) => Number.isInteger(n) && n >= 0))
+  .catch(DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS);
+
 const Vars = z.object({
   ISSUER: text,
   ACCESS_TOKEN_TTL_SECONDS: positiveSeconds(DEFAULT_ACCESS_TOKEN_TTL_SECONDS),
@@ -65,6 +88,9 @@ const Vars = z.object({
   TOKEN_RATE_LIMIT_WINDOW_SECONDS: positiveInt(DEFAULT_RATE_LIMIT_WINDOW_SECONDS),
   CORS_ALLOW_ORIGINS: text,
   LOG_LEVEL: z.enum(LOG_LEVELS).catch("info"),
+  WEBHOOK_RETRY_DELAYS_SECONDS: retryDelays,
+  WEBHOOK_DISABLE_AFTER_SECONDS: positiveSeconds(DEFAULT_WEBHOOK_DISABLE_AFTER_SECONDS),
+  WEBHOOK_URL_POLICY: z.enum(["public", "allow-loopback"]).catch("public"),
 });
 
 function parse(env: object): Config {
@@ -85,6 +111,11 @@ function parse(env: object): Config {
       .map((origin) => origin.trim())
       .filter(Boolean),
     logLevel: vars.LOG_LEVEL,
+    webhooks: {
+      retryDelaysSeconds: vars.WEBHOOK_RETRY_DELAYS_SECONDS,
+      disableAfterSeconds: vars.WEBHOOK_DISABLE_AFTER_SECONDS,
+      urlPolicy: vars.WEBHOOK_URL_POLICY,
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { monotonicFactory } from "ulidx";
+import { encodeTime, monotonicFactory } from "ulidx";
 
 /** Resource id prefixes; the rest of an id is a lower-case ULID, so ids sort by creation time. */
 export const ID_PREFIX = {
@@ -9,6 +9,9 @@ export const ID_PREFIX = {
   submission: "sub",
   apiKey: "key",
   oauthClient: "cli",
+  event: "evt",
+  webhookEndpoint: "we",
+  delivery: "dlv",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 
@@ -17,6 +20,14 @@ const ulid = monotonicFactory();
 
 export function newId(kind: IdKind, now = Date.now()): string {
   return `${ID_PREFIX[kind]}_${ulid(now).toLowerCase()}`;
+}
+
+/**
+ * The smallest id of a kind made at `ms`: every id made earlier sorts below it. (Not newId: the
+ * monotonic factory never goes back in time.)
+ */
+export function idFloor(kind: IdKind, ms: number): string {
+  return `${ID_PREFIX[kind]}_${encodeTime(ms, 10).toLowerCase()}${"0".repeat(16)}`;
 }
 
 const ULID_BODY = "[0-7][0-9a-hjkmnp-tv-z]{25}";

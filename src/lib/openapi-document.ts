@@ -24,6 +24,8 @@ const TAGS = [
   { name: "Authentication", description: "Checking a credential." },
   { name: "API keys", description: "Keys, rotation and usage (scope admin)." },
   { name: "OAuth clients", description: "Clients of the client-credentials grant (scope admin)." },
+  { name: "Events", description: "Every change the API made, recorded with it (kept 30 days; scope events:read)." },
+  { name: "Webhooks", description: "Endpoints that receive events as signed POSTs (Standard Webhooks; scope webhooks:write)." },
   { name: "OAuth", description: "The OAuth 2.0 authorization server (RFC 6749, 7009, 7662, 8414)." },
   { name: "Problems", description: "The error catalogue: what each problem code means and what to do." },
   { name: "Service", description: "Liveness." },
@@ -78,6 +80,8 @@ const RESOURCE_NAMES: Record<string, string> = {
   submissions: "submission",
   "api-keys": "API key",
   "oauth-clients": "OAuth client",
+  events: "event",
+  "webhook-endpoints": "webhook endpoint",
   quiz: "quiz",
   user: "user",
 };

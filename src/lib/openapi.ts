@@ -44,6 +44,7 @@ const ERROR_DESCRIPTIONS = {
   413: "The body is larger than 1 MiB.",
   415: "The body is not application/json.",
   429: "Rate limited; retry after Retry-After seconds.",
+  503: "The deployment lacks configuration this operation needs; the problem's code names it.",
 } as const;
 type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
 

@@ -186,6 +186,27 @@ export const PROBLEMS = {
     todo: "Wait the seconds Retry-After names; watch the RateLimit header to pace requests.",
     detail: "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
   },
+  concurrent_update: {
+    status: 409,
+    title: "Concurrent update",
+    means: "The resource kept changing under other requests while this one tried to write it (10 times).",
+    todo: "Retry the request; read the resource first if your change depends on its current state.",
+    detail: "The user kept changing while it was written; retry.",
+  },
+  webhook_endpoint_limit: {
+    status: 409,
+    title: "Too many webhook endpoints",
+    means: "The deployment already has the most webhook endpoints it allows (100).",
+    todo: "Delete an endpoint you no longer use, or subscribe one endpoint to several event types.",
+    detail: "At most 100 webhook endpoints; delete one before creating another.",
+  },
+  webhooks_not_configured: {
+    status: 503,
+    title: "Webhooks not configured",
+    means: "The deployment has no WEBHOOK_SECRET_KEY, so it cannot seal or use signing secrets.",
+    todo: "Operators: set it with `wrangler secret put WEBHOOK_SECRET_KEY` (docs/deploying.md).",
+    detail: "Webhooks are not configured on this deployment (WEBHOOK_SECRET_KEY).",
+  },
   internal_error: {
     status: 500,
     title: "Internal error",

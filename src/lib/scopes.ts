@@ -9,6 +9,8 @@ export const SCOPES = [
   "submissions:read",
   "submissions:write",
   "analytics:read",
+  "events:read",
+  "webhooks:write",
   "admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];

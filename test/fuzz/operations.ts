@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { Ref } from "./refs";
-import { deref, flatten, pick, ref, type Schema, type SchemaArbitraries } from "./schema-arbitrary";
+import { deref, flatten, ref, type Schema, type SchemaArbitraries } from "./schema-arbitrary";
 
 /** One operation of the OpenAPI document. */
 export interface Operation {

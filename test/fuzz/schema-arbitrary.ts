@@ -27,7 +27,7 @@ export interface GenOptions {
 const MAX_DEPTH = 8;
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 
-export const pick = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
+const pick = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
 export const ref = (kind: Ref["kind"], disposable = false) => pick.map((p) => new Ref(kind, p, disposable));
 
 /** Resolves `$ref`s (local pointers only) against the document. */

@@ -82,7 +82,7 @@ export const revokeApiKey = defineRoute({
   description:
     "Refused at once by the isolate that revokes it and in its location; elsewhere within 10 s (memory cache) + 60 s (KV cache) + KV propagation (about 60 s).",
   request: { params: Params },
-  responses: { 204: { description: "Revoked." }, ...errorResponses(404, ...COMMON_ERRORS) },
+  responses: { 204: { description: "Revoked." }, ...errorResponses(404, 409, ...COMMON_ERRORS) },
 });
 
 export const getApiKeyUsage = defineRoute({

@@ -1,8 +1,10 @@
 import type { z } from "@hono/zod-openapi";
-import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { asc, desc, eq, gt, sql } from "drizzle-orm";
 import { newApiKey, type Row, refreshApiKeyCache } from "../../auth/api-keys";
 import { apiKeys, apiKeyUsage } from "../../db/auth-schema";
-import { statement } from "../../db/statements";
+import { concurrentUpdate, WRITE_ATTEMPTS } from "../../db/optimistic";
+import { eventStatement } from "../../db/outbox";
+import { prepared, statement } from "../../db/statements";
 import type { Database } from "../../env";
 import { conflict, notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
@@ -39,8 +41,13 @@ export function serializeApiKey(row: Row): z.infer<typeof ApiKey> {
 
 export async function createApiKey(db: Database, input: { name: string; scopes: string[]; expires_at?: string | null }) {
   const { key, row } = await newApiKey({ ...input, expiresAt: input.expires_at ?? null });
-  await db.insert(apiKeys).values(row);
-  return { ...serializeApiKey(row), key };
+  const created = serializeApiKey(row);
+  // The event carries the key's metadata only: never the key, nor its hash.
+  await db.$client.batch([
+    prepared(db, db.insert(apiKeys).values(row)),
+    eventStatement(db, { type: "api_key.created", object: created }),
+  ]);
+  return { ...created, key };
 }
 
 export async function listApiKeys(db: Database, after: string | undefined, limit: number) {
@@ -76,8 +83,10 @@ export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, gr
   const graceEnd = new Date(Date.now() + graceSeconds * 1000).toISOString();
   const oldExpiry = old.expiresAt !== null && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
   const updated: Row = { ...old, expiresAt: oldExpiry, rotatedTo: row.id };
-  // The old key is claimed only while it is still unrotated and unrevoked, and the successor is
-  // inserted only where that claim stands: of two concurrent rotations, one makes a key.
+  // The old key is claimed only while it is still unrotated and unrevoked, and the successor
+  // (and then its event) is inserted only where that claim stands: of two concurrent rotations,
+  // one makes a key.
+  const successor = serializeApiKey(row);
   const [claim] = await db.$client.batch([
     statement(
       db,
@@ -90,24 +99,34 @@ export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, gr
           SELECT ${row.id}, ${row.name}, ${row.keyHash}, ${row.prefix}, ${JSON.stringify(row.scopes)}, ${row.createdAt}, ${row.expiresAt}
           WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ${old.id} AND rotated_to = ${row.id})`,
     ),
+    eventStatement(db, { type: "api_key.rotated", object: { ...successor, rotated_from: old.id } }, "after-change"),
   ]);
   if (claim?.meta.changes !== 1) throw conflict("already_rotated", "The key was rotated or revoked meanwhile; read it again.");
   await refreshCacheAfterCommit(kv, updated);
-  return { ...serializeApiKey(row), key };
+  return { ...successor, key };
 }
 
-/** Revokes at once here (the KV copy is overwritten); elsewhere within the cache's staleness bound. */
+/**
+ * Revokes at once here (the KV copy is overwritten); elsewhere within the cache's staleness
+ * bound. The api_key.revoked event carries the key as revoked, so the write is made only while
+ * the key is as read (a rotation changes its expiry); revoking twice is a no-op.
+ */
 export async function revokeApiKey(db: Database, kv: KVNamespace, id: string) {
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: isoNow() })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-    .returning();
-  if (!row) {
-    await getApiKeyRow(db, id); // 404 if it never existed; revoking twice is a no-op.
-    return;
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const read = await getApiKeyRow(db, id);
+    if (read.revokedAt !== null) return;
+    const revoked: Row = { ...read, revokedAt: isoNow() };
+    const [write] = await db.$client.batch([
+      statement(
+        db,
+        sql`UPDATE api_keys SET revoked_at = ${revoked.revokedAt}
+            WHERE id = ${id} AND revoked_at IS NULL AND rotated_to IS ${read.rotatedTo} AND expires_at IS ${read.expiresAt}`,
+      ),
+      eventStatement(db, { type: "api_key.revoked", object: serializeApiKey(revoked) }, "after-change"),
+    ]);
+    if (write?.meta.changes === 1) return refreshCacheAfterCommit(kv, revoked);
   }
-  await refreshCacheAfterCommit(kv, row);
+  throw concurrentUpdate("The key");
 }
 
 export async function getUsage(db: Database, id: string) {

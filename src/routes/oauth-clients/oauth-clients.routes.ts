@@ -64,7 +64,7 @@ export const rotateSecret = defineRoute({
   request: { params: Params },
   responses: {
     200: jsonResponse(OAuthClientWithSecret, "The client, with the new secret shown this once."),
-    ...errorResponses(404, ...COMMON_ERRORS),
+    ...errorResponses(404, 409, ...COMMON_ERRORS),
   },
 });
 
@@ -77,5 +77,5 @@ export const deleteClient = defineRoute({
   summary: "Delete an OAuth client and revoke its tokens",
   description: "Revokes every access and refresh token issued to the client, then deletes it; its secret stops working at once.",
   request: { params: Params },
-  responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
+  responses: { 204: { description: "Deleted." }, ...errorResponses(404, 409, ...COMMON_ERRORS) },
 });

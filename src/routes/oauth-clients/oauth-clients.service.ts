@@ -3,6 +3,9 @@ import { asc, eq, gt, sql } from "drizzle-orm";
 import { newClient } from "../../auth/oauth-clients";
 import { revokeClientTokens } from "../../auth/oauth-revocation";
 import { oauthClients } from "../../db/auth-schema";
+import { concurrentUpdate, WRITE_ATTEMPTS } from "../../db/optimistic";
+import { eventStatement } from "../../db/outbox";
+import { prepared, statement } from "../../db/statements";
 import { generateClientSecret } from "../../domain/credential-format";
 import type { Database } from "../../env";
 import { sha256Hex } from "../../lib/crypto";
@@ -24,10 +27,15 @@ function serializeClient(row: Row): z.infer<typeof OAuthClient> {
   };
 }
 
+/** The client and its oauth_client.created event (which never carries the secret or its hash), in one batch. */
 export async function createClient(db: Database, input: { name: string; scopes: string[] }) {
   const { secret, row } = await newClient(input);
-  await db.insert(oauthClients).values(row);
-  return { ...serializeClient(row), client_secret: secret };
+  const created = serializeClient(row);
+  await db.$client.batch([
+    prepared(db, db.insert(oauthClients).values(row)),
+    eventStatement(db, { type: "oauth_client.created", object: created }),
+  ]);
+  return { ...created, client_secret: secret };
 }
 
 export async function listClients(db: Database, after: string | undefined, limit: number) {
@@ -40,33 +48,58 @@ export async function listClients(db: Database, after: string | undefined, limit
   return rows.map(serializeClient);
 }
 
-export async function getClient(db: Database, id: string) {
+async function getClientRow(db: Database, id: string) {
   const [row] = await db.select().from(oauthClients).where(eq(oauthClients.id, id));
   if (!row) throw notFound("OAuth client");
-  return serializeClient(row);
+  return row;
+}
+
+export async function getClient(db: Database, id: string) {
+  return serializeClient(await getClientRow(db, id));
 }
 
 /**
  * The old secret stops working at once, and with no grace for it, every token issued under it
- * is revoked too (CONTRACT §6): the new secret and its tokens start afresh.
+ * is revoked too (CONTRACT §6): the new secret and its tokens start afresh. The secret is
+ * replaced, with the oauth_client.secret_rotated event, only while it is the one read (a secret
+ * hash never repeats), so the event's previous_attributes are what the rotation replaced.
  */
 export async function rotateSecret(db: Database, kv: KVNamespace, id: string) {
-  const client = await getClient(db, id);
-  const secret = generateClientSecret();
-  const now = isoNow();
-  const [rotated] = await revokeClientTokens(db, kv, id, [
-    sql`UPDATE oauth_clients SET secret_hash = ${await sha256Hex(secret)}, secret_rotated_at = ${now}, updated_at = ${now} WHERE id = ${id}`,
-  ]);
-  if (rotated?.meta.changes !== 1) throw notFound("OAuth client");
-  return { ...client, updated_at: now, secret_rotated_at: now, client_secret: secret };
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const read = await getClientRow(db, id);
+    const secret = generateClientSecret();
+    const now = isoNow();
+    const rotated = serializeClient({ ...read, updatedAt: now, secretRotatedAt: now });
+    const [write] = await revokeClientTokens(db, kv, id, [
+      statement(
+        db,
+        sql`UPDATE oauth_clients SET secret_hash = ${await sha256Hex(secret)}, secret_rotated_at = ${now}, updated_at = ${now}
+            WHERE id = ${id} AND secret_hash = ${read.secretHash}`,
+      ),
+      eventStatement(
+        db,
+        { type: "oauth_client.secret_rotated", object: rotated, previous: { secret_rotated_at: read.secretRotatedAt } },
+        "after-change",
+      ),
+    ]);
+    if (write?.meta.changes === 1) return { ...rotated, client_secret: secret };
+  }
+  throw concurrentUpdate("The client");
 }
 
 /**
  * Revokes every token the client holds and deletes it (see revokeClientTokens): if revoking
- * fails midway, the client is still there and the request can be retried.
+ * fails midway, the client is still there and the request can be retried. The
+ * oauth_client.deleted event carries the client as it was.
  */
 export async function deleteClient(db: Database, kv: KVNamespace, id: string) {
-  await getClient(db, id);
-  const [deleted] = await revokeClientTokens(db, kv, id, [sql`DELETE FROM oauth_clients WHERE id = ${id}`]);
-  if (deleted?.meta.changes !== 1) throw notFound("OAuth client");
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const read = await getClientRow(db, id);
+    const [deleted] = await revokeClientTokens(db, kv, id, [
+      statement(db, sql`DELETE FROM oauth_clients WHERE id = ${id} AND secret_hash = ${read.secretHash}`),
+      eventStatement(db, { type: "oauth_client.deleted", object: serializeClient(read) }, "after-change"),
+    ]);
+    if (deleted?.meta.changes === 1) return;
+  }
+  throw concurrentUpdate("The client");
 }

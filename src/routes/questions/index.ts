@@ -10,5 +10,8 @@ export const questionsRouter = createRouter()
   .openapi(routes.updateQuestion, handlers.updateQuestion)
   .openapi(routes.deleteQuestion, handlers.deleteQuestion);
 
-/** What creating a quiz with its questions needs: the rows of new questions, and their first versions. */
-export { questionRow, snapshotVersions } from "./questions.service";
+/**
+ * What creating a quiz with its questions needs: the rows of new questions, their first
+ * versions, and the questions as their question.created events carry them.
+ */
+export { questionEventObject, questionRow, snapshotVersions } from "./questions.rows";

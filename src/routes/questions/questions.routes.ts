@@ -65,7 +65,7 @@ export const updateQuestion = defineRoute({
   request: { params: QuestionParams, ...jsonBody(QuestionPatch) },
   responses: {
     200: jsonResponse(Question, "The changed question."),
-    ...errorResponses(...BODY_ERRORS, 404, ...COMMON_ERRORS),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });
 
@@ -78,5 +78,5 @@ export const deleteQuestion = defineRoute({
   summary: "Delete a question",
   description: "Removes the question; the questions after it move up one position.",
   request: { params: QuestionParams },
-  responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
+  responses: { 204: { description: "Deleted." }, ...errorResponses(404, 409, ...COMMON_ERRORS) },
 });

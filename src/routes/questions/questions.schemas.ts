@@ -190,6 +190,10 @@ export const Question = z
     case_sensitive: z.boolean().optional(),
     correct_value: z.number().optional(),
     tolerance: z.number().optional(),
+    version: z.number().int().min(1).openapi({
+      description:
+        "1 at creation, +1 for every change to what grading reads (key, options, scoring, points); results name the version each answer was graded against.",
+    }),
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })

@@ -1,89 +1,18 @@
 import { and, asc, eq, gt, gte, ne, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { questions, questionVersions, quizzes } from "../../db/schema";
+import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimistic";
+import { eventStatement } from "../../db/outbox";
+import { questions, quizzes } from "../../db/schema";
+import { prepared, statement } from "../../db/statements";
+import { previousAttributes } from "../../domain/events";
 import { mergeQuestionPatch } from "../../domain/question-patch";
-import { TYPE_FIELDS } from "../../domain/questions";
-import { shownDefinition } from "../../domain/reveal";
 import type { Database } from "../../env";
 import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
-import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import { fieldErrors } from "../../lib/validation";
-import { MAX_QUESTIONS_PER_QUIZ, optionIds, type Question, QuestionInput } from "./questions.schemas";
+import { type QuestionRow, questionEventObject, questionRow, snapshotVersions } from "./questions.rows";
+import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "./questions.schemas";
 
-export type QuestionRow = typeof questions.$inferSelect;
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
-
-/** The row for a validated question; position is set by the caller. */
-export function questionRow(quizId: string, input: QuestionInput, position: number, now: string): QuestionRow {
-  const { type, prompt, points, feedback, explanation } = input;
-  const definition: Record<string, unknown> = {};
-  for (const field of TYPE_FIELDS[type]) definition[field] = (input as Record<string, unknown>)[field];
-  if ("options" in input) {
-    const ids = optionIds(input.options);
-    definition.options = input.options.map((o, i) => ({ id: ids[i], text: o.text }));
-  }
-  return {
-    id: newId("question"),
-    quizId,
-    position,
-    type,
-    prompt,
-    points,
-    definition,
-    feedback,
-    explanation: explanation ?? null,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
-/**
- * Copies the current version of the questions `where` selects into question_versions, in the
- * batch that wrote them: a new version gets its row, an unchanged version gets its feedback
- * and explanation updated (those do not change grading, so they make no new version).
- */
-export function snapshotVersions(db: Database, where: SQL) {
-  return db
-    .insert(questionVersions)
-    .select(
-      db
-        .select({
-          questionId: questions.id,
-          version: questions.version,
-          type: questions.type,
-          points: questions.points,
-          definition: questions.definition,
-          feedback: questions.feedback,
-          explanation: questions.explanation,
-          createdAt: questions.updatedAt,
-        })
-        .from(questions)
-        .where(where),
-    )
-    .onConflictDoUpdate({
-      target: [questionVersions.questionId, questionVersions.version],
-      set: { feedback: sql`excluded.feedback`, explanation: sql`excluded.explanation` },
-    });
-}
-
-/** The question as the API shows it; its key fields only when `revealKeys` (see domain/reveal). */
-export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Question {
-  return {
-    id: row.id,
-    quiz_id: row.quizId,
-    type: row.type,
-    prompt: row.prompt,
-    points: row.points,
-    position: row.position,
-    feedback: row.feedback,
-    explanation: row.explanation,
-    ...shownDefinition(row.definition, revealKeys),
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-}
+export { serializeQuestion } from "./questions.rows";
 
 async function requireQuiz(db: Database, quizId: string) {
   const [quiz] = await db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, quizId));
@@ -110,18 +39,33 @@ export async function getQuestion(db: Database, quizId: string, questionId: stri
   return row;
 }
 
-const touchQuiz = (db: Database, quizId: string, now: string) =>
-  db.update(quizzes).set({ updatedAt: now }).where(eq(quizzes.id, quizId));
-
 /*
- * Positions (and the question limit) are computed by SQL inside each batch, from what is stored
- * when the batch runs: numbers read before it would let concurrent requests collide, leaving
- * gaps or duplicate positions, or pass the limit.
+ * Positions must never collide, leave gaps or pass the limit under concurrent requests. An
+ * addition computes its position (and the limit) in SQL, from what is stored when its batch runs.
+ * A change or deletion uses the position it read, and its batch writes only while the question
+ * (and, for a move, the number of questions) is still as read: its event then names positions
+ * exactly; otherwise it reads again.
  */
-const questionTotal = (quizId: string) => sql`(SELECT count(*) FROM questions AS q WHERE q.quiz_id = ${quizId})`;
-/** A question's stored position (null once it is gone). */
-const storedPosition = (questionId: string) => sql`(SELECT q.position FROM questions AS q WHERE q.id = ${questionId})`;
+const questionTotal = (quizId: string) => sql<number>`(SELECT count(*) FROM questions AS q WHERE q.quiz_id = ${quizId})`;
 const limitReached = () => conflict("question_limit_reached", `A quiz holds at most ${MAX_QUESTIONS_PER_QUIZ} questions.`);
+
+/** Marks the quiz changed, always after its last updated_at, so that a quiz PATCH racing this sees it. */
+const touchQuiz = (db: Database, quizId: string, now: string) =>
+  db
+    .update(quizzes)
+    .set({ updatedAt: sql`max(${now}, strftime('%Y-%m-%dT%H:%M:%fZ', ${quizzes.updatedAt}, '+0.001 seconds'))` })
+    .where(eq(quizzes.id, quizId));
+
+/**
+ * The position SQL gave a new question, written into the question.created event just inserted
+ * for it (the batch's last insert), since that position is known only when the batch runs.
+ */
+const positionIntoEvent = (db: Database, questionId: string) =>
+  statement(
+    db,
+    sql`UPDATE events SET data = json_set(data, '$.object.position', (SELECT position FROM questions WHERE id = ${questionId}))
+        WHERE rowid = last_insert_rowid() AND json_extract(data, '$.object.id') = ${questionId}`,
+  );
 
 /** Adds a question at `position` (default: last); the questions at and after it move down one. */
 export async function createQuestion(db: Database, quizId: string, input: QuestionInput & { position?: number }) {
@@ -131,100 +75,157 @@ export async function createQuestion(db: Database, quizId: string, input: Questi
   const total = questionTotal(quizId);
   // NULL when the quiz is full: the NOT NULL constraint then fails the batch, which rolls back whole.
   const position = sql<number>`CASE WHEN ${total} < ${MAX_QUESTIONS_PER_QUIZ} THEN min(${input.position ?? MAX_QUESTIONS_PER_QUIZ + 1}, ${total} + 1) END`;
-  const insert = db
-    .insert(questions)
-    .values({ ...row, position })
-    .returning({ position: questions.position });
-  const statements: Batch = [insert, snapshotVersions(db, eq(questions.id, row.id)), touchQuiz(db, quizId, now)];
+  const statements: D1PreparedStatement[] = [];
   if (input.position !== undefined)
-    statements.unshift(
-      db
-        .update(questions)
-        .set({ position: sql`${questions.position} + 1` })
-        .where(and(eq(questions.quizId, quizId), gte(questions.position, input.position))),
+    statements.push(
+      prepared(
+        db,
+        db
+          .update(questions)
+          .set({ position: sql`${questions.position} + 1` })
+          .where(and(eq(questions.quizId, quizId), gte(questions.position, input.position))),
+      ),
     );
-  let results: unknown[];
+  const insertAt = statements.length;
+  statements.push(
+    prepared(
+      db,
+      db
+        .insert(questions)
+        .values({ ...row, position })
+        .returning({ position: questions.position }),
+    ),
+    eventStatement(db, { type: "question.created", object: questionEventObject(row) }, "after-change"),
+    positionIntoEvent(db, row.id),
+    prepared(db, snapshotVersions(db, eq(questions.id, row.id))),
+    prepared(db, touchQuiz(db, quizId, now)),
+  );
+  let results: D1Result<{ position: number }>[];
   try {
-    results = await db.batch(statements);
+    results = await db.$client.batch<{ position: number }>(statements);
   } catch (error) {
     const text = errorChainText(error);
     if (text.includes("NOT NULL constraint failed: questions.position")) throw limitReached();
     if (text.includes("FOREIGN KEY")) throw notFound("Quiz"); // deleted since requireQuiz
     throw error;
   }
-  const [inserted] = results[input.position === undefined ? 0 : 1] as { position: number }[];
+  const inserted = results[insertAt]?.results[0];
   if (!inserted) throw limitReached();
   return { ...row, position: inserted.position };
 }
 
+/** The question and the number of questions of its quiz, as read. */
+async function readQuestion(db: Database, quizId: string, questionId: string) {
+  const [row] = await db
+    .select({ question: questions, total: questionTotal(quizId).mapWith(Number) })
+    .from(questions)
+    .where(and(eq(questions.id, questionId), eq(questions.quizId, quizId)));
+  if (!row) throw notFound("Question");
+  return row;
+}
+
+/**
+ * Where the question is still as read: same updated_at, and same position (other questions'
+ * additions, moves and deletions shift it without touching its updated_at).
+ */
+const unchangedSince = (read: QuestionRow): SQL =>
+  sql`EXISTS (SELECT 1 FROM questions AS q WHERE q.id = ${read.id} AND q.updated_at = ${read.updatedAt} AND q.position = ${read.position})`;
+
+/**
+ * The question after a change: the validated input's fields over the row read, at `position`. A
+ * change to what grading reads (type, points, key, options, scoring) makes a new version.
+ */
+function changedQuestion(read: QuestionRow, input: QuestionInput, position: number): QuestionRow {
+  const { id: _id, createdAt: _c, position: _p, version: _v, updatedAt: _u, ...fresh } = questionRow(read.quizId, input, 0, "");
+  const regrades =
+    fresh.type !== read.type ||
+    fresh.points !== read.points ||
+    JSON.stringify(fresh.definition) !== JSON.stringify(read.definition);
+  // After the updated_at read, so that the row never shows one updated_at twice (see unchangedSince).
+  const updatedAt = updatedAfter(read.updatedAt);
+  return { ...read, ...fresh, position, version: read.version + (regrades ? 1 : 0), updatedAt };
+}
+
+/**
+ * Applies a patch, with its question.updated event. The question is read, the result computed
+ * and validated, and the write (with its event) made only while the question and, for a move,
+ * the number of questions are still as read; otherwise it is read again.
+ */
 export async function updateQuestion(
   db: Database,
   quizId: string,
   questionId: string,
   patch: Record<string, unknown> & { position?: number },
 ) {
-  const current = await getQuestion(db, quizId, questionId);
   const { position: requested, ...fields } = patch;
-  const parsed = QuestionInput.safeParse(mergeQuestionPatch(current, fields));
-  if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
-
-  const now = isoNow();
-  // The id, creation time and (unless moved) position stay as stored.
-  const {
-    id: _id,
-    createdAt: _createdAt,
-    position: _position,
-    version: _version,
-    ...fresh
-  } = questionRow(quizId, parsed.data, 0, now);
-  // A change to what grading reads makes a new version; compared in SQL with what is stored
-  // when the batch runs, so concurrent patches each count.
-  const changes = {
-    ...fresh,
-    version: sql`${questions.version} + CASE WHEN ${questions.type} IS NOT ${fresh.type} OR ${questions.points} IS NOT ${fresh.points}
-      OR ${questions.definition} IS NOT ${JSON.stringify(fresh.definition)} THEN 1 ELSE 0 END`,
-  };
-  const statements: BatchItem<"sqlite">[] = [];
-  let write = db.update(questions).set(changes).where(eq(questions.id, current.id)).returning();
-  if (requested !== undefined) {
-    const from = storedPosition(current.id);
-    const to = sql<number>`min(${requested}, ${questionTotal(quizId)})`;
-    // Close the gap the question leaves and open one where it goes, before it is written there.
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const { question: read, total } = await readQuestion(db, quizId, questionId);
+    const parsed = QuestionInput.safeParse(mergeQuestionPatch(read, fields));
+    if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
+    const next = changedQuestion(read, parsed.data, requested === undefined ? read.position : Math.min(requested, total));
+    const guard =
+      requested === undefined ? unchangedSince(read) : sql`${unchangedSince(read)} AND ${questionTotal(quizId)} = ${total}`;
+    const [from, to] = [read.position, next.position];
+    const statements: D1PreparedStatement[] = [];
+    if (from !== to)
+      // Close the gap the question leaves and open one where it goes, before it is written there.
+      statements.push(
+        prepared(
+          db,
+          db
+            .update(questions)
+            .set({
+              position: sql`${questions.position} + CASE
+                WHEN ${questions.position} >= ${to} AND ${questions.position} < ${from} THEN 1
+                WHEN ${questions.position} > ${from} AND ${questions.position} <= ${to} THEN -1
+                ELSE 0 END`,
+            })
+            .where(and(eq(questions.quizId, quizId), ne(questions.id, read.id), guard)),
+        ),
+      );
+    const { id: _id, quizId: _quizId, createdAt: _createdAt, ...changes } = next;
+    const writeAt = statements.length;
+    const [before, after] = [questionEventObject(read), questionEventObject(next)];
     statements.push(
-      db
-        .update(questions)
-        .set({
-          position: sql`${questions.position} + CASE
-            WHEN ${questions.position} >= ${to} AND ${questions.position} < ${from} THEN 1
-            WHEN ${questions.position} > ${from} AND ${questions.position} <= ${to} THEN -1
-            ELSE 0 END`,
-        })
-        .where(and(eq(questions.quizId, quizId), ne(questions.id, current.id))),
+      prepared(
+        db,
+        db
+          .update(questions)
+          .set(changes)
+          .where(and(eq(questions.id, read.id), guard)),
+      ),
+      eventStatement(
+        db,
+        { type: "question.updated", object: after, previous: previousAttributes(before, after) },
+        "after-change",
+      ),
+      prepared(db, snapshotVersions(db, eq(questions.id, read.id))),
+      prepared(db, touchQuiz(db, quizId, next.updatedAt)),
     );
-    write = db
-      .update(questions)
-      .set({ ...changes, position: to })
-      .where(eq(questions.id, current.id))
-      .returning();
+    const results = await db.$client.batch(statements);
+    if (results[writeAt]?.meta.changes === 1) return next;
   }
-  statements.push(write, snapshotVersions(db, eq(questions.id, current.id)), touchQuiz(db, quizId, now));
-  const results = await db.batch(statements as Batch);
-  const [row] = results[statements.indexOf(write)] as QuestionRow[];
-  if (!row) throw notFound("Question");
-  return row;
+  throw concurrentUpdate("The quiz's questions");
 }
 
+/** Deletes the question as read, with its question.deleted event; the questions after it move up one. */
 export async function deleteQuestion(db: Database, quizId: string, questionId: string) {
-  const current = await getQuestion(db, quizId, questionId);
-  const now = isoNow();
-  const [, deleted] = await db.batch([
-    // Runs first, so the subquery still finds the question's stored position.
-    db
-      .update(questions)
-      .set({ position: sql`${questions.position} - 1` })
-      .where(and(eq(questions.quizId, quizId), gt(questions.position, storedPosition(current.id)))),
-    db.delete(questions).where(eq(questions.id, current.id)).returning({ id: questions.id }),
-    touchQuiz(db, quizId, now),
-  ]);
-  if (deleted.length === 0) throw notFound("Question");
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const read = await getQuestion(db, quizId, questionId);
+    const guard = unchangedSince(read);
+    const [, deleted] = await db.$client.batch([
+      prepared(
+        db,
+        db
+          .update(questions)
+          .set({ position: sql`${questions.position} - 1` })
+          .where(and(eq(questions.quizId, quizId), gt(questions.position, read.position), guard)),
+      ),
+      prepared(db, db.delete(questions).where(and(eq(questions.id, read.id), guard))),
+      eventStatement(db, { type: "question.deleted", object: questionEventObject(read) }, "after-change"),
+      prepared(db, touchQuiz(db, quizId, isoNow())),
+    ]);
+    if (deleted?.meta.changes === 1) return;
+  }
+  throw concurrentUpdate("The quiz's questions");
 }

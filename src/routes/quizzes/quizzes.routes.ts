@@ -63,7 +63,7 @@ export const updateQuiz = defineRoute({
   request: { params: Params, ...jsonBody(QuizPatch) },
   responses: {
     200: jsonResponse(Quiz, "The changed quiz."),
-    ...errorResponses(...BODY_ERRORS, 404, ...COMMON_ERRORS),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });
 

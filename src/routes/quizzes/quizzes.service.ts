@@ -1,11 +1,15 @@
 import type { z } from "@hono/zod-openapi";
-import { asc, count, eq, gt, sql } from "drizzle-orm";
-import { questions, quizStats, quizzes, submissions } from "../../db/schema";
+import { and, asc, count, eq, gt, sql } from "drizzle-orm";
+import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimistic";
+import { eventStatement } from "../../db/outbox";
+import { questions, quizzes, submissions } from "../../db/schema";
+import { prepared, statement } from "../../db/statements";
+import { previousAttributes } from "../../domain/events";
 import type { Database } from "../../env";
-import { conflict, notFound } from "../../lib/errors";
+import { conflict, errorChainText, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import { questionRow, snapshotVersions } from "../questions";
+import { questionEventObject, questionRow, snapshotVersions } from "../questions";
 import type { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
 type QuizRow = typeof quizzes.$inferSelect;
@@ -26,6 +30,8 @@ function serializeQuiz(row: QuizRow, questionTotal: number): Quiz {
   };
 }
 
+const hasSubmissions = () => conflict("quiz_has_submissions", "The quiz has submissions; it cannot be deleted.");
+
 export async function listQuizzes(db: Database, after: string | undefined, limit: number) {
   const rows = await db
     .select(withCount)
@@ -42,7 +48,10 @@ export async function getQuiz(db: Database, id: string) {
   return serializeQuiz(row.quiz, row.questionCount);
 }
 
-/** The quiz and its inline questions are written in one batch: all of them or none. */
+/**
+ * The quiz, its inline questions and their events (quiz.created, then one question.created per
+ * question) are written in one batch: all of them or none.
+ */
 export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>) {
   const now = isoNow();
   const quiz: QuizRow = {
@@ -54,18 +63,20 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
     updatedAt: now,
   };
   const questionRows = (input.questions ?? []).map((q, i) => questionRow(quiz.id, q, i + 1, now));
-  await db.batch([
-    db.insert(quizzes).values(quiz),
-    ...questionRows.map((row) => db.insert(questions).values(row)),
-    snapshotVersions(db, eq(questions.quizId, quiz.id)),
+  const created = serializeQuiz(quiz, questionRows.length);
+  await db.$client.batch([
+    prepared(db, db.insert(quizzes).values(quiz)),
+    ...questionRows.map((row) => prepared(db, db.insert(questions).values(row))),
+    prepared(db, snapshotVersions(db, eq(questions.quizId, quiz.id))),
+    eventStatement(db, { type: "quiz.created", object: created }),
+    ...questionRows.map((row) => eventStatement(db, { type: "question.created", object: questionEventObject(row) })),
   ]);
-  return { ...serializeQuiz(quiz, questionRows.length), question_ids: questionRows.map((row) => row.id) };
+  return { ...created, question_ids: questionRows.map((row) => row.id) };
 }
 
 /**
- * One statement: only the fields sent are set, and each setting sent is set in SQL (json_set;
- * not json_patch, whose null would delete max_attempts), so concurrent patches of different
- * fields do not undo each other.
+ * Each setting sent is set in SQL (json_set; not json_patch, whose null would delete
+ * max_attempts), so that the statement changes only the settings sent.
  */
 function setEach(settings: Record<string, unknown>) {
   const pairs = Object.entries(settings)
@@ -74,35 +85,81 @@ function setEach(settings: Record<string, unknown>) {
   return pairs.length === 0 ? sql`${quizzes.settings}` : sql`json_set(${quizzes.settings}, ${sql.join(pairs, sql`, `)})`;
 }
 
-export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof QuizPatch>) {
-  const [row] = await db
-    .update(quizzes)
-    .set({
-      ...(patch.title === undefined ? {} : { title: patch.title }),
-      ...(patch.description === undefined ? {} : { description: patch.description }),
-      ...(patch.settings === undefined ? {} : { settings: setEach(patch.settings) }),
-      updatedAt: isoNow(),
-    })
-    .where(eq(quizzes.id, id))
-    .returning({ id: quizzes.id });
+/** The quiz as read, with its question count: a change is written only while both are unchanged. */
+async function readQuiz(db: Database, id: string) {
+  const [row] = await db.select(withCount).from(quizzes).where(eq(quizzes.id, id));
   if (!row) throw notFound("Quiz");
-  return getQuiz(db, id);
+  return row;
 }
 
-/** A quiz with submissions is never deleted: its results and analytics would be lost. */
+/** Where the quiz is still as it was read: same updated_at (questions touch it) and question count. */
+const unchangedSince = (read: { quiz: QuizRow; questionCount: number }) =>
+  and(eq(quizzes.id, read.quiz.id), eq(quizzes.updatedAt, read.quiz.updatedAt), sql`${questionCount} = ${read.questionCount}`);
+
+/**
+ * Sets the fields sent, with a quiz.updated event naming the values they replaced. The quiz is
+ * read, the result computed, and the write (with its event) made only while the quiz is still
+ * as read; a quiz changed meanwhile is read again, so patches of different fields each keep
+ * the other's change and each event's previous_attributes are the values its change replaced.
+ */
+export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof QuizPatch>) {
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const read = await readQuiz(db, id);
+    const settingsSent = Object.entries(patch.settings ?? {}).filter(([, value]) => value !== undefined);
+    const next: QuizRow = {
+      ...read.quiz,
+      ...(patch.title === undefined ? {} : { title: patch.title }),
+      ...(patch.description === undefined ? {} : { description: patch.description }),
+      settings: { ...read.quiz.settings, ...Object.fromEntries(settingsSent) },
+      updatedAt: updatedAfter(read.quiz.updatedAt),
+    };
+    const before = serializeQuiz(read.quiz, read.questionCount);
+    const after = serializeQuiz(next, read.questionCount);
+    const update = db
+      .update(quizzes)
+      .set({
+        ...(patch.title === undefined ? {} : { title: patch.title }),
+        ...(patch.description === undefined ? {} : { description: patch.description }),
+        ...(patch.settings === undefined ? {} : { settings: setEach(patch.settings) }),
+        updatedAt: next.updatedAt,
+      })
+      .where(unchangedSince(read));
+    const [write] = await db.$client.batch([
+      prepared(db, update),
+      eventStatement(db, { type: "quiz.updated", object: after, previous: previousAttributes(before, after) }, "after-change"),
+    ]);
+    if (write?.meta.changes === 1) return after;
+  }
+  throw concurrentUpdate("The quiz");
+}
+
+/**
+ * A quiz with submissions is never deleted: its results and analytics would be lost. The
+ * quiz.deleted event carries the quiz as it was, so the delete is made only while the quiz is
+ * still as read.
+ */
 export async function deleteQuiz(db: Database, id: string) {
-  const [{ taken } = { taken: 0 }] = await db.select({ taken: count() }).from(submissions).where(eq(submissions.quizId, id));
-  if (taken > 0) throw conflict("quiz_has_submissions", "The quiz has submissions; it cannot be deleted.");
-  const [deleted] = await db
-    .batch([
-      db.delete(quizzes).where(eq(quizzes.id, id)).returning({ id: quizzes.id }),
-      db.delete(quizStats).where(eq(quizStats.quizId, id)),
-    ])
-    .catch((error: unknown) => {
-      // A submission created since the check holds a foreign key to the quiz.
-      if (String(error).includes("FOREIGN KEY"))
-        throw conflict("quiz_has_submissions", "The quiz has submissions; it cannot be deleted.");
-      throw error;
-    });
-  if (deleted.length === 0) throw notFound("Quiz");
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const [taken, rows] = await db.batch([
+      db.select({ taken: count() }).from(submissions).where(eq(submissions.quizId, id)),
+      db.select(withCount).from(quizzes).where(eq(quizzes.id, id)),
+    ]);
+    const read = rows[0];
+    if (!read) throw notFound("Quiz");
+    if ((taken[0]?.taken ?? 0) > 0) throw hasSubmissions();
+    const [deleted] = await db.$client
+      .batch([
+        prepared(db, db.delete(quizzes).where(unchangedSince(read))),
+        eventStatement(db, { type: "quiz.deleted", object: serializeQuiz(read.quiz, read.questionCount) }, "after-change"),
+        statement(db, sql`DELETE FROM quiz_stats WHERE quiz_id = ${id} AND NOT EXISTS (SELECT 1 FROM quizzes WHERE id = ${id})`),
+      ])
+      .catch((error: unknown) => {
+        // A submission created since the check holds a foreign key to the quiz.
+        if (errorChainText(error).includes("FOREIGN KEY")) throw hasSubmissions();
+        throw error;
+      });
+    // D1 counts the questions deleted by cascade among the changes too.
+    if ((deleted?.meta.changes ?? 0) > 0) return;
+  }
+  throw concurrentUpdate("The quiz");
 }

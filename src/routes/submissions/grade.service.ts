@@ -1,4 +1,5 @@
 import { asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { eventStatement } from "../../db/outbox";
 import { questions, questionVersions, quizzes, submissions } from "../../db/schema";
 import { statement } from "../../db/statements";
 import { type AnswerResult, correctAnswerOf, gradeSubmission, pointsSentence } from "../../domain/grading";
@@ -9,7 +10,7 @@ import { bucketOf } from "../../domain/score-distribution";
 import type { Database } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
-import type { SubmissionRow } from "./submissions.service";
+import { type SubmissionRow, serializeSubmission } from "./submissions.service";
 
 type QuestionVersionRow = typeof questionVersions.$inferSelect;
 
@@ -53,8 +54,9 @@ const notGraded = () => new ApiError(409, "not_graded", "The submission has not 
  * submission, its quiz's settings and questions; one atomic D1 batch closes the submission and
  * updates every aggregate. The batch's first statement claims the submission with a fresh
  * token only while it is still open; every later statement runs only where that token stands,
- * so of any number of concurrent graders exactly one changes anything, and analytics count
- * the submission once. The others, and any later call, answer the stored grade.
+ * so of any number of concurrent graders exactly one changes anything (and records the
+ * submission.graded event), and analytics count the submission once. The others, and any
+ * later call, answer the stored grade.
  *
  * The claim also requires the answers revision that was read: an answers write that lands
  * between the read and the claim makes the claim miss, and the grade starts over with the new
@@ -131,7 +133,19 @@ async function tryGrade(db: Database, id: string) {
         last_graded_at = max(coalesce(last_graded_at, ''), ${now})`,
     ...questionStatsStatements(quizId, result.answers, won),
   ];
-  const outcome = await db.$client.batch(statements.map((s) => statement(db, s)));
+  const graded: SubmissionRow = {
+    ...submission,
+    status: "graded",
+    score: x,
+    pointsEarned: result.points_earned,
+    pointsPossible: result.points_possible,
+    feedback: result.feedback,
+    gradedAt: now,
+    updatedAt: now,
+  };
+  // The event too is written only where the claim stands: one submission.graded per submission.
+  const event = eventStatement(db, { type: "submission.graded", object: serializeSubmission(graded) }, won);
+  const outcome = await db.$client.batch([...statements.map((s) => statement(db, s)), event]);
   const claimed = outcome[0]?.meta.changes === 1;
   if (claimed) {
     return {

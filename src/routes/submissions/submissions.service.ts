@@ -1,6 +1,9 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { eventStatement } from "../../db/outbox";
 import { questions, quizzes, submissions, users } from "../../db/schema";
+import { statement } from "../../db/statements";
 import { answerProblems, type SubmittedAnswer } from "../../domain/answers";
+import { pointsSentence } from "../../domain/grading";
 import { gradableQuestion } from "../../domain/questions";
 import type { SubmissionStatus } from "../../domain/submissions";
 import type { Database } from "../../env";
@@ -19,11 +22,28 @@ export function serializeSubmission(row: SubmissionRow) {
     status: row.status,
     answers: row.answers,
     score: row.score,
+    points_earned: row.pointsEarned,
+    points_possible: row.pointsPossible,
+    feedback:
+      row.status === "graded"
+        ? (row.feedback ?? pointsSentence(row.pointsEarned ?? 0, row.pointsPossible ?? 0, row.score ?? 0))
+        : null,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     graded_at: row.gradedAt,
   };
 }
+
+/**
+ * The attempt number SQL gave a new submission, written into the submission.created event just
+ * inserted for it (the batch's last insert), since that number is known only when the batch runs.
+ */
+const attemptIntoEvent = (db: Database, submissionId: string) =>
+  statement(
+    db,
+    sql`UPDATE events SET data = json_set(data, '$.object.attempt', (SELECT attempt FROM submissions WHERE id = ${submissionId}))
+        WHERE rowid = last_insert_rowid() AND json_extract(data, '$.object.id') = ${submissionId}`,
+  );
 
 /** The answers, checked against the quiz's questions (domain/answers): 400 naming each bad answer. */
 function checkAnswers(answers: SubmittedAnswer[], quizQuestions: (typeof questions.$inferSelect)[]): void {
@@ -48,28 +68,11 @@ export async function createSubmission(db: Database, quizId: string, input: { us
   const now = isoNow();
   const id = newId("submission");
   const maxAttempts = quiz.settings.max_attempts;
-  // One statement numbers the attempt and enforces max_attempts, so concurrent submissions by
-  // one user cannot both take the last attempt (the unique index backs this up).
-  const inserted = await db
-    .all<{ attempt: number }>(sql`
-    INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, created_at, updated_at)
-    SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)}, ${now}, ${now}
-    FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${input.user_id}
-    HAVING ${maxAttempts} IS NULL OR count(*) < ${maxAttempts}
-    RETURNING attempt`)
-    .catch((error: unknown) => {
-      // The quiz was deleted since it was read (it had no submission yet, so deleting it was allowed).
-      if (errorChainText(error).includes("FOREIGN KEY")) throw notFound("Quiz");
-      throw error;
-    });
-  const attempt = inserted[0]?.attempt;
-  if (attempt === undefined)
-    throw conflict("attempt_limit_reached", `The user has used all ${maxAttempts} attempts at this quiz.`);
   const row: SubmissionRow = {
     id,
     quizId,
     userId: input.user_id,
-    attempt,
+    attempt: 0, // numbered by the INSERT below
     status: "open",
     answers: input.answers,
     answersRevision: 0,
@@ -83,7 +86,32 @@ export async function createSubmission(db: Database, quizId: string, input: { us
     updatedAt: now,
     gradedAt: null,
   };
-  return serializeSubmission(row);
+  // One statement numbers the attempt and enforces max_attempts, so concurrent submissions by
+  // one user cannot both take the last attempt (the unique index backs this up). The event is
+  // written only if it inserted, and then given the attempt number.
+  const [inserted] = await db.$client
+    .batch<{ attempt: number }>([
+      statement(
+        db,
+        sql`
+    INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, created_at, updated_at)
+    SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)}, ${now}, ${now}
+    FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${input.user_id}
+    HAVING ${maxAttempts} IS NULL OR count(*) < ${maxAttempts}
+    RETURNING attempt`,
+      ),
+      eventStatement(db, { type: "submission.created", object: serializeSubmission(row) }, "after-change"),
+      attemptIntoEvent(db, id),
+    ])
+    .catch((error: unknown) => {
+      // The quiz was deleted since it was read (it had no submission yet, so deleting it was allowed).
+      if (errorChainText(error).includes("FOREIGN KEY")) throw notFound("Quiz");
+      throw error;
+    });
+  const attempt = inserted?.results[0]?.attempt;
+  if (attempt === undefined)
+    throw conflict("attempt_limit_reached", `The user has used all ${maxAttempts} attempts at this quiz.`);
+  return serializeSubmission({ ...row, attempt });
 }
 
 export async function getSubmissionRow(db: Database, id: string) {

@@ -76,5 +76,5 @@ export const deleteUser = defineRoute({
   summary: "Delete a user",
   description: "Erases the user's name and e-mail; their graded submissions stay, anonymised, and analytics do not change.",
   request: { params: Params },
-  responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
+  responses: { 204: { description: "Deleted." }, ...errorResponses(404, 409, ...COMMON_ERRORS) },
 });

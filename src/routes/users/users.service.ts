@@ -1,5 +1,9 @@
-import { and, asc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimistic";
+import { eventStatement } from "../../db/outbox";
 import { users } from "../../db/schema";
+import { prepared, statement } from "../../db/statements";
+import { previousAttributes } from "../../domain/events";
 import { normalizeEmail, type Role } from "../../domain/users";
 import type { Database } from "../../env";
 import { conflict, errorChainText, notFound } from "../../lib/errors";
@@ -59,6 +63,7 @@ export async function getUserRow(db: Database, id: string) {
   return row;
 }
 
+/** The user and its user.created event, in one batch: a taken e-mail fails both. */
 export async function createUser(db: Database, input: { name: string; email: string; role: Role }) {
   const now = isoNow();
   const row: UserRow = {
@@ -71,36 +76,89 @@ export async function createUser(db: Database, input: { name: string; email: str
     updatedAt: now,
     deletedAt: null,
   };
-  await guardEmail(db.insert(users).values(row));
-  return serializeUser(row);
-}
-
-export async function updateUser(db: Database, id: string, patch: { name?: string; email?: string; role?: Role }) {
-  const [row] = await guardEmail(
-    db
-      .update(users)
-      .set({
-        ...patch,
-        ...(patch.email === undefined ? {} : { emailNormalized: normalizeEmail(patch.email) }),
-        updatedAt: isoNow(),
-      })
-      .where(and(eq(users.id, id), isNull(users.deletedAt)))
-      .returning(),
+  const user = serializeUser(row);
+  await guardEmail(
+    db.$client.batch([
+      prepared(db, db.insert(users).values(row)),
+      eventStatement(db, { type: "user.created", object: user, userId: row.id }),
+    ]),
   );
-  if (!row) throw notFound("User");
-  return serializeUser(row);
+  return user;
 }
 
 /**
- * Erases the user's name and e-mail. The row stays, so their graded submissions keep pointing
- * at it and the analytics they fed do not change; the user is gone from every read.
+ * Writes `next` over the user as it was read, with its event, only if the row is still the one
+ * read (same updated_at, not deleted): the event then describes exactly the change made.
+ * Returns whether it was written.
+ */
+async function writeOver(
+  db: Database,
+  read: UserRow,
+  next: UserRow,
+  event: D1PreparedStatement,
+  extra: D1PreparedStatement[] = [],
+) {
+  const { id: _id, createdAt: _createdAt, ...changes } = next;
+  const [write] = await db.$client.batch([
+    prepared(
+      db,
+      db
+        .update(users)
+        .set(changes)
+        .where(and(eq(users.id, read.id), isNull(users.deletedAt), eq(users.updatedAt, read.updatedAt))),
+    ),
+    event,
+    ...extra,
+  ]);
+  return write?.meta.changes === 1;
+}
+
+export async function updateUser(db: Database, id: string, patch: { name?: string; email?: string; role?: Role }) {
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const read = await getUserRow(db, id);
+    const next: UserRow = {
+      ...read,
+      ...(patch.name === undefined ? {} : { name: patch.name }),
+      ...(patch.email === undefined ? {} : { email: patch.email, emailNormalized: normalizeEmail(patch.email) }),
+      ...(patch.role === undefined ? {} : { role: patch.role }),
+      updatedAt: updatedAfter(read.updatedAt),
+    };
+    const before = serializeUser(read);
+    const after = serializeUser(next);
+    const event = eventStatement(
+      db,
+      { type: "user.updated", object: after, previous: previousAttributes(before, after), userId: id },
+      "after-change",
+    );
+    if (await guardEmail(writeOver(db, read, next, event))) return after;
+  }
+  throw concurrentUpdate("The user");
+}
+
+/**
+ * Name and e-mail erased from every stored event of the user (CONTRACT §7), once the user is
+ * deleted: conditioned on that, so that a deletion that lost a race redacts nothing.
+ */
+const redactEvents = (db: Database, id: string) =>
+  statement(
+    db,
+    sql`UPDATE events SET data = json_set(data, '$.object.name', '', '$.object.email', ''),
+          previous_attributes = json_remove(previous_attributes, '$.name', '$.email')
+        WHERE user_id = ${id} AND EXISTS (SELECT 1 FROM users WHERE id = ${id} AND deleted_at IS NOT NULL)`,
+  );
+
+/**
+ * Erases the user's name and e-mail, from the user and from its events. The row stays, so their
+ * graded submissions keep pointing at it and the analytics they fed do not change; the user is
+ * gone from every read.
  */
 export async function deleteUser(db: Database, id: string) {
-  const now = isoNow();
-  const [row] = await db
-    .update(users)
-    .set({ name: null, email: null, emailNormalized: null, updatedAt: now, deletedAt: now })
-    .where(and(eq(users.id, id), isNull(users.deletedAt)))
-    .returning({ id: users.id });
-  if (!row) throw notFound("User");
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const read = await getUserRow(db, id);
+    const now = updatedAfter(read.updatedAt);
+    const next: UserRow = { ...read, name: null, email: null, emailNormalized: null, updatedAt: now, deletedAt: now };
+    const event = eventStatement(db, { type: "user.deleted", object: serializeUser(next), userId: id }, "after-change");
+    if (await writeOver(db, read, next, event, [redactEvents(db, id)])) return;
+  }
+  throw concurrentUpdate("The user");
 }

@@ -1,0 +1,69 @@
+/**
+ * The event catalogue: every change the API records, by type. An event is
+ * `{ id, type, created_at, data: { object }, previous_attributes? }`, `object` being the resource
+ * as the API returns it, without secrets, key material or answer keys.
+ */
+export const EVENT_TYPES = [
+  "quiz.created",
+  "quiz.updated",
+  "quiz.deleted",
+  "question.created",
+  "question.updated",
+  "question.deleted",
+  "user.created",
+  "user.updated",
+  "user.deleted",
+  "submission.created",
+  "submission.needs_review",
+  "submission.graded",
+  "submission.regraded",
+  "api_key.created",
+  "api_key.rotated",
+  "api_key.revoked",
+  "oauth_client.created",
+  "oauth_client.secret_rotated",
+  "oauth_client.deleted",
+  "webhook_endpoint.disabled",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What an endpoint subscribes to: event types, or "*" for every type. */
+export const EVENT_SUBSCRIPTIONS = ["*", ...EVENT_TYPES] as const;
+
+/** Whether an endpoint subscribed to `subscribed` receives events of `type`. */
+export function subscribes(subscribed: readonly string[], type: string): boolean {
+  return subscribed.includes("*") || subscribed.includes(type);
+}
+
+/** The question fields that hold its answer key: never in an event. */
+const ANSWER_KEY_FIELDS = [
+  "correct_option_id",
+  "correct_option_ids",
+  "correct",
+  "correct_value",
+  "tolerance",
+  "accepted_answers",
+  "correct_order",
+  "correct_matches",
+  "blanks",
+] as const;
+
+/** A question as an event carries it: the API's representation less its answer key. */
+export function withoutAnswerKey<T extends Record<string, unknown>>(question: T): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...question };
+  for (const field of ANSWER_KEY_FIELDS) delete copy[field];
+  return copy;
+}
+
+/**
+ * The old values of the fields that changed between two representations of a resource
+ * (`previous_attributes`): only top-level fields, compared by their JSON; `updated_at` excluded.
+ */
+export function previousAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const previous: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(before)) {
+    if (field === "updated_at") continue;
+    if (JSON.stringify(value) !== JSON.stringify(after[field])) previous[field] = value;
+  }
+  return previous;
+}

@@ -1,0 +1,196 @@
+/**
+ * Which URLs may be webhook targets. The worker fetches whatever URL an endpoint names, so a
+ * careless target turns deliveries into server-side request forgery (SSRF): requests to loopback,
+ * private networks, cloud metadata services or other internal hosts, made with our identity.
+ *
+ * A URL is judged after WHATWG parsing (`new URL`), never as the string the client sent: the
+ * parser normalises IPv4 in any notation (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`) to a
+ * dotted quad and IPv6 to its canonical compressed form (`[::ffff:127.0.0.1]` becomes
+ * `[::ffff:7f00:1]`), so every spelling of an address is judged as the address it is.
+ *
+ * Under the "public" policy a target must:
+ * - use https, and carry no user name, password or fragment, and be at most 2048 characters;
+ * - not name localhost or a special-use name (`.localhost`, `.local`, `.internal`, `.home.arpa`,
+ *   `.test`, `.invalid`, `.example`), case-insensitively and with a trailing dot tolerated;
+ * - not be an IP literal in a non-public range: IPv4 "this network", private, shared (CGNAT),
+ *   loopback, link-local, IETF, documentation, benchmarking, multicast and reserved ranges; IPv6
+ *   unspecified, loopback, IPv4-compatible, unique-local, link-local, multicast and documentation
+ *   ranges, and the IPv4 address embedded in IPv4-mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96)
+ *   and 6to4 (2002::/16) addresses is judged as IPv4.
+ * Any other host name is accepted: the worker cannot resolve DNS, so a name is judged as a name.
+ * Any port is accepted.
+ *
+ * The "allow-loopback" policy (local development and tests) accepts all of that, plus http or
+ * https to exactly `127.0.0.1`, `[::1]` or `localhost`, and nothing else on loopback.
+ */
+
+export type WebhookUrlPolicy = "public" | "allow-loopback";
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** The longest webhook URL, in characters, as sent and as serialised after parsing. */
+const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+const REASONS = {
+  invalid: "Not a valid absolute URL.",
+  tooLong: `Webhook URLs must be at most ${MAX_WEBHOOK_URL_LENGTH} characters.`,
+  https: "Webhook URLs must use https.",
+  credentials: "Webhook URLs must not contain a user name or password.",
+  fragment: "Webhook URLs must not contain a fragment.",
+  address: "Webhook URLs must not point to a private, loopback or link-local address.",
+  name: "Webhook URLs must not name localhost or an internal host.",
+} as const;
+
+/** The hosts (as `URL.hostname` gives them) that "allow-loopback" accepts over http or https. */
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+/** Special-use names (RFC 6761, 6762, 8375, and `.internal`): each, and every name under it, is refused. */
+const SPECIAL_NAMES = ["localhost", "local", "internal", "home.arpa", "test", "invalid", "example"] as const;
+
+/** IPv4 ranges that are not public, as [first address as a dotted quad, prefix length]. */
+const NON_PUBLIC_IPV4: readonly (readonly [string, number])[] = [
+  ["0.0.0.0", 8], // "this network"
+  ["10.0.0.0", 8], // private
+  ["100.64.0.0", 10], // shared address space (CGNAT)
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link-local, including cloud metadata services
+  ["172.16.0.0", 12], // private
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // documentation (TEST-NET-1)
+  ["192.168.0.0", 16], // private
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // documentation (TEST-NET-2)
+  ["203.0.113.0", 24], // documentation (TEST-NET-3)
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved
+  ["255.255.255.255", 32], // limited broadcast
+];
+
+/** Judges a webhook target URL: `{ ok: true, url }` (store `url.href`) or `{ ok: false, reason }`. */
+export function judgeWebhookUrl(input: string, policy: WebhookUrlPolicy): UrlVerdict {
+  if (input.length > MAX_WEBHOOK_URL_LENGTH) return refuse(REASONS.tooLong);
+  const url = parseUrl(input);
+  if (url === undefined) return refuse(REASONS.invalid);
+  if (url.href.length > MAX_WEBHOOK_URL_LENGTH) return refuse(REASONS.tooLong);
+  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse(REASONS.https);
+  if (url.username !== "" || url.password !== "") return refuse(REASONS.credentials);
+  // The serialisation keeps even an empty fragment ("…/#"); "#" appears nowhere else in it.
+  if (url.href.includes("#")) return refuse(REASONS.fragment);
+  if (policy === "allow-loopback" && LOOPBACK_HOSTS.has(url.hostname)) return { ok: true, url };
+  const hostProblem = publicHostProblem(url.hostname);
+  if (hostProblem !== undefined) return refuse(hostProblem);
+  if (url.protocol !== "https:") return refuse(REASONS.https);
+  return { ok: true, url };
+}
+
+function refuse(reason: string): UrlVerdict {
+  return { ok: false, reason };
+}
+
+/** The URL `input` names, or undefined when it is not a valid absolute URL. */
+function parseUrl(input: string): URL | undefined {
+  try {
+    return new URL(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a parsed http(s) hostname is not a public host, or undefined when it is one. */
+function publicHostProblem(hostname: string): string | undefined {
+  if (hostname.startsWith("[")) {
+    const groups = parseIpv6(hostname.slice(1, -1));
+    // The parser already accepted it, so undefined here means a form we do not know: fail closed.
+    return groups === undefined || !isPublicIpv6(groups) ? REASONS.address : undefined;
+  }
+  const ipv4 = parseIpv4(hostname);
+  if (ipv4 !== undefined) return isPublicIpv4(ipv4) ? undefined : REASONS.address;
+  return isSpecialName(hostname) ? REASONS.name : undefined;
+}
+
+/** Whether a host name is, or is under, a special-use name; case-insensitive, trailing dots ignored. */
+function isSpecialName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, "");
+  return SPECIAL_NAMES.some((special) => name === special || name.endsWith(`.${special}`));
+}
+
+/**
+ * A dotted-quad IPv4 address as an unsigned 32-bit number, or undefined for anything else. The
+ * WHATWG parser turns every host that ends in a number into a dotted quad (or refuses it), so only
+ * this form needs to be read.
+ */
+function parseIpv4(text: string): number | undefined {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (match === null) return undefined;
+  let value = 0;
+  for (const part of match.slice(1)) {
+    const octet = Number(part);
+    if (octet > 255) return undefined;
+    value = value * 256 + octet;
+  }
+  return value;
+}
+
+/** Whether an IPv4 address (as an unsigned 32-bit number) lies outside every non-public range. */
+function isPublicIpv4(address: number): boolean {
+  return NON_PUBLIC_IPV4.every(([first, prefix]) => !inIpv4Range(address, parseIpv4(first) ?? 0, prefix));
+}
+
+function inIpv4Range(address: number, first: number, prefix: number): boolean {
+  const size = 2 ** (32 - prefix);
+  return address >= first && address < first + size;
+}
+
+/**
+ * An IPv6 address (without brackets) as its 8 16-bit groups, or undefined when malformed. Reads
+ * hex groups with at most one "::", and a trailing dotted-quad IPv4 as the last two groups.
+ */
+function parseIpv6(text: string): number[] | undefined {
+  const halves = text.split("::");
+  if (halves.length > 2) return undefined;
+  const head = parseIpv6Groups(halves[0] ?? "");
+  const tail = halves.length === 2 ? parseIpv6Groups(halves[1] ?? "") : [];
+  if (head === undefined || tail === undefined) return undefined;
+  if (halves.length === 1) return head.length === 8 ? head : undefined;
+  const missing = 8 - head.length - tail.length;
+  if (missing < 1) return undefined;
+  return [...head, ...new Array<number>(missing).fill(0), ...tail];
+}
+
+/** The groups of one side of a "::" (possibly empty), or undefined when malformed. */
+function parseIpv6Groups(text: string): number[] | undefined {
+  if (text === "") return [];
+  const groups: number[] = [];
+  const parts = text.split(":");
+  for (const [index, part] of parts.entries()) {
+    if (index === parts.length - 1 && part.includes(".")) {
+      const ipv4 = parseIpv4(part);
+      if (ipv4 === undefined) return undefined;
+      groups.push(ipv4 >>> 16, ipv4 & 0xffff);
+    } else {
+      if (!/^[0-9a-f]{1,4}$/i.test(part)) return undefined;
+      groups.push(Number.parseInt(part, 16));
+    }
+  }
+  return groups;
+}
+
+/** Whether an IPv6 address (8 groups) is public; addresses that embed IPv4 are judged by it. */
+function isPublicIpv6(groups: readonly number[]): boolean {
+  const g = (index: number) => groups[index] ?? 0;
+  const ipv4At = (index: number) => g(index) * 0x10000 + g(index + 1);
+  const zeroUpTo = (end: number) => groups.slice(0, end).every((group) => group === 0);
+
+  // ::/96: unspecified (::), loopback (::1) and the deprecated IPv4-compatible addresses.
+  if (zeroUpTo(6)) return false;
+  // ::ffff:0:0/96, IPv4-mapped.
+  if (zeroUpTo(5) && g(5) === 0xffff) return isPublicIpv4(ipv4At(6));
+  // 64:ff9b::/96, NAT64 well-known prefix.
+  if (g(0) === 0x64 && g(1) === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) return isPublicIpv4(ipv4At(6));
+  // 2002::/16, 6to4: the IPv4 address is the next 32 bits.
+  if (g(0) === 0x2002) return isPublicIpv4(ipv4At(1));
+  if ((g(0) & 0xfe00) === 0xfc00) return false; // fc00::/7, unique local
+  if ((g(0) & 0xffc0) === 0xfe80) return false; // fe80::/10, link-local
+  if ((g(0) & 0xff00) === 0xff00) return false; // ff00::/8, multicast
+  if (g(0) === 0x2001 && g(1) === 0x0db8) return false; // 2001:db8::/32, documentation
+  return true;
+}

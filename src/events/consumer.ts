@@ -1,0 +1,45 @@
+import { drizzle } from "drizzle-orm/d1";
+import type { Database } from "../env";
+import { logger } from "../lib/log";
+import { deliver, fanOut } from "./deliver";
+import type { DeadLetter, EventsMessage } from "./messages";
+
+/**
+ * The queue handler of this worker. Each message is handled on its own and acknowledged on its
+ * own: a throw retries that message alone (a batch-wide throw would redo the others' deliveries
+ * too), and after max_retries the platform moves it to the dead-letter queue. The messages of a
+ * batch run concurrently, so a receiver that hangs for its 10 s holds up no other.
+ */
+export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const db = drizzle(env.DB) as Database;
+  if (batch.queue.endsWith("-dlq")) return deadLetters(batch, env);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      try {
+        const body = message.body as EventsMessage;
+        if (body.kind === "event") await fanOut(env, db, body.event_id);
+        else if (body.kind === "delivery") await deliver(env, db, body);
+        message.ack();
+      } catch (error) {
+        logger(env).error("events queue message failed; retried", {
+          id: message.id,
+          attempts: message.attempts,
+          error: String(error),
+        });
+        message.retry();
+      }
+    }),
+  );
+}
+
+/**
+ * The dead-letter queue: deliveries whose last attempt failed (their record says so already),
+ * and messages the consumer failed on max_retries times. Each is logged for the operators.
+ */
+function deadLetters(batch: MessageBatch<unknown>, env: Env): void {
+  for (const message of batch.messages) {
+    const body = message.body as DeadLetter | EventsMessage;
+    logger(env).warn("dead letter", { queue: batch.queue, ...body });
+    message.ack();
+  }
+}

@@ -1,0 +1,87 @@
+import { type SQL, sql } from "drizzle-orm";
+import { questions, questionVersions } from "../../db/schema";
+import { withoutAnswerKey } from "../../domain/events";
+import { TYPE_FIELDS } from "../../domain/questions";
+import { shownDefinition } from "../../domain/reveal";
+import type { Database } from "../../env";
+import { newId } from "../../lib/ids";
+import { optionIds, type Question, type QuestionInput } from "./questions.schemas";
+
+/** A question's row, its versions, and its representations: for the API and for events. */
+
+export type QuestionRow = typeof questions.$inferSelect;
+
+/** The row for a validated question; position is set by the caller. */
+export function questionRow(quizId: string, input: QuestionInput, position: number, now: string): QuestionRow {
+  const { type, prompt, points, feedback, explanation } = input;
+  const definition: Record<string, unknown> = {};
+  for (const field of TYPE_FIELDS[type]) definition[field] = (input as Record<string, unknown>)[field];
+  if ("options" in input) {
+    const ids = optionIds(input.options);
+    definition.options = input.options.map((o, i) => ({ id: ids[i], text: o.text }));
+  }
+  return {
+    id: newId("question"),
+    quizId,
+    position,
+    type,
+    prompt,
+    points,
+    definition,
+    feedback,
+    explanation: explanation ?? null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Copies the current version of the questions `where` selects into question_versions, in the
+ * batch that wrote them: a new version gets its row, an unchanged version gets its feedback
+ * and explanation updated (those do not change grading, so they make no new version).
+ */
+export function snapshotVersions(db: Database, where: SQL) {
+  return db
+    .insert(questionVersions)
+    .select(
+      db
+        .select({
+          questionId: questions.id,
+          version: questions.version,
+          type: questions.type,
+          points: questions.points,
+          definition: questions.definition,
+          feedback: questions.feedback,
+          explanation: questions.explanation,
+          createdAt: questions.updatedAt,
+        })
+        .from(questions)
+        .where(where),
+    )
+    .onConflictDoUpdate({
+      target: [questionVersions.questionId, questionVersions.version],
+      set: { feedback: sql`excluded.feedback`, explanation: sql`excluded.explanation` },
+    });
+}
+
+/** The question as the API shows it; its key fields only when `revealKeys` (see domain/reveal). */
+export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Question {
+  return {
+    id: row.id,
+    quiz_id: row.quizId,
+    type: row.type,
+    prompt: row.prompt,
+    points: row.points,
+    position: row.position,
+    feedback: row.feedback,
+    explanation: row.explanation,
+    ...shownDefinition(row.definition, revealKeys),
+    version: row.version,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+/** The question as its events carry it: the API's representation without any answer-key field. */
+export const questionEventObject = (row: QuestionRow) => withoutAnswerKey(serializeQuestion(row, true));

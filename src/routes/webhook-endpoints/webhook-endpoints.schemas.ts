@@ -1,0 +1,106 @@
+import { z } from "@hono/zod-openapi";
+import { EVENT_SUBSCRIPTIONS } from "../../domain/events";
+import { idSchema } from "../../lib/ids";
+import { nextCursorSchema } from "../../lib/pagination";
+import { singleLineText } from "../../lib/text";
+
+export const DEFAULT_SECRET_GRACE_SECONDS = 86_400;
+const MAX_SECRET_GRACE_SECONDS = 30 * 86_400;
+/** The longest URL an endpoint may have. */
+const MAX_URL_LENGTH = 2048;
+
+const Url = z.string().min(1).max(MAX_URL_LENGTH).openapi({
+  format: "uri",
+  description:
+    "Where events are POSTed: https only, no user name or password, no private, loopback or link-local address or internal name (docs/webhooks.md).",
+  example: "https://hooks.example.com/quiz-events",
+});
+
+const Subscriptions = z
+  .array(z.enum(EVENT_SUBSCRIPTIONS))
+  .min(1)
+  .max(EVENT_SUBSCRIPTIONS.length)
+  .refine((types) => new Set(types).size === types.length, { message: "Event types must be unique." })
+  .openapi({ uniqueItems: true, description: 'Event types to receive, or ["*"] for all.', example: ["submission.graded"] });
+
+export const WebhookEndpointCreate = z
+  .strictObject({
+    url: Url,
+    events: Subscriptions,
+    description: singleLineText(500, 0).default("").openapi({ example: "Gradebook sync" }),
+    enabled: z.boolean().default(true),
+  })
+  .openapi("WebhookEndpointCreate", {
+    example: { url: "https://hooks.example.com/quiz-events", events: ["submission.graded"], description: "Gradebook sync" },
+  });
+
+export const WebhookEndpointPatch = z
+  .strictObject({
+    url: Url.optional(),
+    events: Subscriptions.optional(),
+    description: singleLineText(500, 0).optional(),
+    enabled: z.boolean().optional().openapi({ description: "true re-enables an endpoint that was disabled after failing." }),
+  })
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { message: "Send at least one field." })
+  .openapi("WebhookEndpointPatch", { example: { events: ["submission.graded", "submission.regraded"] } });
+
+export const SecretRotate = z
+  .strictObject({
+    grace_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_SECRET_GRACE_SECONDS)
+      .default(DEFAULT_SECRET_GRACE_SECONDS)
+      .openapi({ description: "How long the old secret keeps signing beside the new one." }),
+  })
+  .openapi("WebhookSecretRotate", { example: { grace_seconds: 3600 } });
+
+export const WebhookEndpoint = z
+  .object({
+    id: idSchema("webhookEndpoint"),
+    url: z.string(),
+    description: z.string(),
+    events: z.array(z.string()),
+    enabled: z.boolean(),
+    disabled_at: z
+      .string()
+      .datetime()
+      .nullable()
+      .openapi({ description: "When it was disabled after failing every attempt for WEBHOOK_DISABLE_AFTER_SECONDS." }),
+    created_at: z.string().datetime(),
+    updated_at: z.string().datetime(),
+  })
+  .openapi("WebhookEndpoint");
+
+export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
+  secret: z.string().openapi({
+    description: "The signing secret (`whsec_` + base64), shown only in this answer.",
+    example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+  }),
+}).openapi("WebhookEndpointWithSecret");
+
+export const WebhookEndpointPage = z.object({ webhook_endpoints: z.array(WebhookEndpoint), next_cursor: nextCursorSchema });
+
+const Delivery = z
+  .object({
+    id: idSchema("delivery"),
+    event_id: idSchema("event"),
+    endpoint_id: idSchema("webhookEndpoint"),
+    attempt: z.number().int().min(1),
+    status: z.enum(["pending", "succeeded", "failed"]).openapi({
+      description:
+        "succeeded: a 2xx within 10 s; pending: failed, and another attempt follows at next_retry_at; failed: the last attempt failed.",
+    }),
+    response_status: z.number().int().nullable(),
+    duration_ms: z.number().int(),
+    error: z
+      .string()
+      .nullable()
+      .openapi({ description: "Why it failed (at most 1 KiB): the answer's beginning, or what went wrong." }),
+    next_retry_at: z.string().datetime().nullable(),
+    created_at: z.string().datetime(),
+  })
+  .openapi("WebhookDelivery");
+
+export const DeliveryPage = z.object({ deliveries: z.array(Delivery), next_cursor: nextCursorSchema });

@@ -1,0 +1,160 @@
+import { and, asc, count, desc, eq, gt, lt } from "drizzle-orm";
+import { webhookDeliveries, webhookEndpoints } from "../../db/events-schema";
+import { judgeWebhookUrl } from "../../domain/webhook-url";
+import type { Database } from "../../env";
+import { serializeEndpoint } from "../../events/endpoints";
+import { sealSecret } from "../../events/secrets";
+import { newSigningSecret } from "../../events/signature";
+import { config } from "../../lib/config";
+import { conflict, notFound, validationFailed } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { isoNow } from "../../lib/time";
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** Endpoints a deployment may have: each event is fanned out to every subscribed one. */
+const MAX_ENDPOINTS = 100;
+
+/** The URL as it will be called (WHATWG-serialised), or a 400 naming why it is refused. */
+function safeUrl(env: Env, url: string): string {
+  const verdict = judgeWebhookUrl(url, config(env).webhooks.urlPolicy);
+  if (!verdict.ok) throw validationFailed([{ path: "url", message: verdict.reason }]);
+  return verdict.url.href;
+}
+
+export async function createEndpoint(
+  env: Env,
+  db: Database,
+  input: { url: string; events: string[]; description: string; enabled: boolean },
+) {
+  const url = safeUrl(env, input.url);
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(webhookEndpoints);
+  if (total >= MAX_ENDPOINTS)
+    throw conflict("webhook_endpoint_limit", `At most ${MAX_ENDPOINTS} webhook endpoints; delete one before creating another.`);
+  const now = isoNow();
+  const id = newId("webhookEndpoint");
+  const secret = newSigningSecret();
+  const row: EndpointRow = {
+    id,
+    url,
+    description: input.description,
+    events: input.events,
+    enabled: input.enabled,
+    secretSealed: await sealSecret(env, id, secret),
+    previousSecretSealed: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    disabledAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.insert(webhookEndpoints).values(row);
+  return { ...serializeEndpoint(row), secret };
+}
+
+export async function listEndpoints(db: Database, after: string | undefined, limit: number) {
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(after === undefined ? undefined : gt(webhookEndpoints.id, after))
+    .orderBy(asc(webhookEndpoints.id))
+    .limit(limit + 1);
+  return rows.map(serializeEndpoint);
+}
+
+async function endpointRow(db: Database, id: string): Promise<EndpointRow> {
+  const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  if (!row) throw notFound("Webhook endpoint");
+  return row;
+}
+
+export async function getEndpoint(db: Database, id: string) {
+  return serializeEndpoint(await endpointRow(db, id));
+}
+
+export async function updateEndpoint(
+  env: Env,
+  db: Database,
+  id: string,
+  patch: { url?: string; events?: string[]; description?: string; enabled?: boolean },
+) {
+  const url = patch.url === undefined ? undefined : safeUrl(env, patch.url);
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      ...(url === undefined ? {} : { url }),
+      ...(patch.events === undefined ? {} : { events: patch.events }),
+      ...(patch.description === undefined ? {} : { description: patch.description }),
+      ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
+      // Enabling (again) starts a fresh failure clock; disabling by hand is not "disabled after failing".
+      ...(patch.enabled === true ? { failingSince: null, disabledAt: null } : {}),
+      updatedAt: isoNow(),
+    })
+    .where(eq(webhookEndpoints.id, id))
+    .returning();
+  if (!row) throw notFound("Webhook endpoint");
+  return serializeEndpoint(row);
+}
+
+export async function deleteEndpoint(db: Database, id: string) {
+  const [deleted] = await db.batch([
+    db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }),
+    db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
+  ]);
+  if (deleted.length === 0) throw notFound("Webhook endpoint");
+}
+
+/**
+ * A new secret; the current one becomes the previous and signs beside it until the grace ends.
+ * One statement: of two racing rotations each keeps a consistent pair (the later one's previous
+ * is the earlier one's new secret).
+ */
+export async function rotateSecret(env: Env, db: Database, id: string, graceSeconds: number) {
+  const secret = newSigningSecret();
+  const sealed = await sealSecret(env, id, secret);
+  const now = Date.now();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      previousSecretSealed: graceSeconds === 0 ? null : webhookEndpoints.secretSealed,
+      previousSecretExpiresAt: graceSeconds === 0 ? null : isoNow(now + graceSeconds * 1000),
+      secretSealed: sealed,
+      updatedAt: isoNow(now),
+    })
+    .where(eq(webhookEndpoints.id, id))
+    .returning();
+  if (!row) throw notFound("Webhook endpoint");
+  return { ...serializeEndpoint(row), secret };
+}
+
+function serializeDelivery(row: DeliveryRow) {
+  return {
+    id: row.id,
+    event_id: row.eventId,
+    endpoint_id: row.endpointId,
+    attempt: row.attempt,
+    status: row.status,
+    response_status: row.responseStatus,
+    duration_ms: row.durationMs,
+    error: row.error,
+    next_retry_at: row.nextRetryAt,
+    created_at: row.createdAt,
+  };
+}
+
+export async function listDeliveries(db: Database, endpointId: string, before: string | undefined, limit: number) {
+  const [endpoints, rows] = await db.batch([
+    db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)),
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(
+        and(eq(webhookDeliveries.endpointId, endpointId), before === undefined ? undefined : lt(webhookDeliveries.id, before)),
+      )
+      .orderBy(desc(webhookDeliveries.id))
+      .limit(limit + 1),
+  ]);
+  if (endpoints.length === 0) throw notFound("Webhook endpoint");
+  return rows.map(serializeDelivery);
+}
