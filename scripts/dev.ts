@@ -47,8 +47,21 @@ process.stdout.write(`
 
 const child = spawnWrangler(["dev", "--ip", "127.0.0.1", "--port", PORT, "--show-interactive-dev-session=false"]);
 writeFileSync(LOCK_FILE, `${JSON.stringify({ pid: process.pid, url: base }, null, 2)}\n`);
+
+// wrangler dev does not fire Cron Triggers by itself: run the worker's cron (deadlines, the
+// events sweep) every minute through the handler route it serves, as the platform would.
+const CRON_MS = 60_000;
+const cron = setInterval(() => {
+  fetch(`${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("* * * * *")}`)
+    .then((res) => res.body?.cancel())
+    .catch(() => {
+      // Not serving yet, or restarting after a change: the next minute's run catches up.
+    });
+}, CRON_MS);
+
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => {
+  clearInterval(cron);
   rmSync(LOCK_FILE, { force: true });
   process.exit(code ?? 0);
 });

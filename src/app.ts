@@ -16,10 +16,12 @@ import { jsonBodyGuard } from "./middleware/json-body";
 import { rateLimit, rateLimitOAuthEndpoints } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { cacheControl, corsFromAllowList, docsAssets } from "./middleware/security-headers";
+import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
 import { authRouter } from "./routes/auth";
 import { eventsRouter } from "./routes/events";
+import { quizGradesRouter, userGradesRouter } from "./routes/grades";
 import { oauthRouter } from "./routes/oauth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
 import { problemsRouter } from "./routes/problems";
@@ -34,8 +36,11 @@ const v1 = createRouter()
   .route("/quizzes", quizzesRouter)
   .route("/quizzes", questionsRouter)
   .route("/quizzes", quizSubmissionsRouter)
+  .route("/quizzes", accommodationsRouter)
   .route("/users", usersRouter)
   .route("/users", userSubmissionsRouter)
+  .route("/quizzes", quizGradesRouter)
+  .route("/users", userGradesRouter)
   .route("/submissions", submissionsRouter)
   .route("/analytics", analyticsRouter)
   .route("/auth", authRouter)

@@ -122,6 +122,22 @@ const ROUTES: Record<string, RouteCase> = {
     scope: "submissions:read",
     build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/submissions` }),
   },
+  "GET /v1/quizzes/:id/accommodations": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/accommodations` }),
+  },
+  "PUT /v1/quizzes/:id/accommodations/:user_id": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/accommodations/${f.user}`, body: { extra_attempts: 1 } }),
+  },
+  "DELETE /v1/quizzes/:id/accommodations/:user_id": {
+    scope: "quizzes:write",
+    build: async () => {
+      const user = await newUser();
+      await ok(`/v1/quizzes/${f.quiz.id}/accommodations/${user}`, { extra_time_seconds: 60 }, "PUT");
+      return { path: `/v1/quizzes/${f.quiz.id}/accommodations/${user}` };
+    },
+  },
 
   "GET /v1/users": { scope: "users:read", build: get("/v1/users") },
   "POST /v1/users": {
@@ -138,6 +154,8 @@ const ROUTES: Record<string, RouteCase> = {
     scope: "submissions:read",
     build: async () => ({ path: `/v1/users/${f.user}/submissions` }),
   },
+  "GET /v1/users/:id/grades": { scope: "submissions:read", build: async () => ({ path: `/v1/users/${f.user}/grades` }) },
+  "GET /v1/quizzes/:id/grades": { scope: "submissions:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/grades` }) },
 
   "GET /v1/submissions/:id": { scope: "submissions:read", build: async () => ({ path: `/v1/submissions/${f.open}` }) },
   "PUT /v1/submissions/:id/answers": {

@@ -51,9 +51,32 @@ describe("shownDefinition", () => {
 });
 
 describe("results", () => {
-  it("reveal keys exactly when the quiz's show_correct_answers is on", () => {
-    expect(resultsRevealKeys({ show_correct_answers: true })).toBe(true);
-    expect(resultsRevealKeys({ show_correct_answers: false })).toBe(false);
+  it("reveal keys as the policy says, and always to quizzes:write", () => {
+    const facts = {
+      now: "2026-11-23T10:00:00.000Z",
+      gradedAttempts: 1,
+      allowedAttempts: 2,
+      availableUntil: null,
+      deadlineAt: null,
+    };
+    const reader = ["submissions:read"];
+    expect(resultsRevealKeys(reader, { ...facts, policy: "always" })).toBe(true);
+    expect(resultsRevealKeys(reader, { ...facts, policy: "never" })).toBe(false);
+    expect(resultsRevealKeys(["quizzes:write"], { ...facts, policy: "never" })).toBe(true);
+    expect(resultsRevealKeys(["admin"], { ...facts, policy: "never" })).toBe(true);
+    // after_last_attempt: once the graded attempts reach the allowance; never when unlimited.
+    expect(resultsRevealKeys(reader, { ...facts, policy: "after_last_attempt" })).toBe(false);
+    expect(resultsRevealKeys(reader, { ...facts, policy: "after_last_attempt", gradedAttempts: 2 })).toBe(true);
+    expect(resultsRevealKeys(reader, { ...facts, policy: "after_last_attempt", gradedAttempts: 9, allowedAttempts: null })).toBe(
+      false,
+    );
+    // after_due: after available_until if set, else after the deadline, else once graded.
+    const due = { ...facts, policy: "after_due" as const };
+    expect(resultsRevealKeys(reader, { ...due, availableUntil: "2026-11-23T10:00:00.001Z" })).toBe(false);
+    expect(resultsRevealKeys(reader, { ...due, availableUntil: "2026-11-23T10:00:00.000Z" })).toBe(true);
+    expect(resultsRevealKeys(reader, { ...due, deadlineAt: "2026-11-23T10:00:01.000Z" })).toBe(false);
+    expect(resultsRevealKeys(reader, { ...due, deadlineAt: "2026-11-23T09:59:59.000Z" })).toBe(true);
+    expect(resultsRevealKeys(reader, due)).toBe(true);
   });
 
   it("withAnswerKey adds correct_answer when revealed, and never computes a key it hides", () => {

@@ -80,6 +80,7 @@ const basic = (id: string, secret: string) => `Basic ${btoa(`${encodeURIComponen
 /** The fixture a path parameter names, by the collection it follows. */
 function pathValue(path: string, param: string, f: Fixtures): string {
   if (param === "question_id") return f.qst;
+  if (param === "user_id") return f.user;
   const collection = path.split("/")[2];
   const byCollection: Record<string, string> = {
     quizzes: f.quiz,

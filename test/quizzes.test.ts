@@ -5,7 +5,18 @@ import { call, expectProblem } from "./helpers";
 const QUIZ_ID = /^quiz_[0-7][0-9a-hjkmnp-tv-z]{25}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MISSING_QUIZ = "/v1/quizzes/quiz_01kamz3f7c9n0p8s6e5vwx2y4r";
-const DEFAULT_SETTINGS = { max_attempts: null, feedback_bands: [], show_correct_answers: true };
+const DEFAULT_SETTINGS = {
+  max_attempts: null,
+  feedback_bands: [],
+  show_correct_answers: "after_last_attempt",
+  available_from: null,
+  available_until: null,
+  time_limit_seconds: null,
+  shuffle_questions: false,
+  shuffle_options: false,
+  pools: [],
+  grading_policy: "highest",
+};
 
 const tf = (prompt = "Is the sky blue?") => ({ type: "true_false", prompt, correct: true });
 const unique = (label: string) => `${label} ${crypto.randomUUID()}`;
@@ -62,9 +73,14 @@ describe("POST /v1/quizzes", () => {
     ];
     const res = await call("/v1/quizzes", { body: { title: "Set", settings: { max_attempts: 3, feedback_bands: bands } } });
     expect(res.status, res.text).toBe(201);
-    expect(res.json.settings).toEqual({ max_attempts: 3, feedback_bands: bands, show_correct_answers: true });
+    expect(res.json.settings).toEqual({ ...DEFAULT_SETTINGS, max_attempts: 3, feedback_bands: bands });
     const partial = await call("/v1/quizzes", { body: { title: "Set", settings: { show_correct_answers: false } } });
-    expect(partial.json.settings).toEqual({ max_attempts: null, feedback_bands: [], show_correct_answers: false });
+    expect(partial.json.settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      max_attempts: null,
+      feedback_bands: [],
+      show_correct_answers: "never",
+    });
   });
 
   it("creates inline questions in order; `questions` is their integer count", async () => {
@@ -167,6 +183,12 @@ describe("POST /v1/quizzes", () => {
       [{ feedback_bands: [{ min_score: 101, message: "x" }] }, "settings.feedback_bands[0].min_score"],
       [{ feedback_bands: [{ min_score: 50, message: "" }] }, "settings.feedback_bands[0].message"],
       [{ feedback_bands: [{ min_score: 50 }] }, "settings.feedback_bands[0].message"],
+      [{ time_limit_seconds: 59 }, "settings.time_limit_seconds"],
+      [{ available_from: "tomorrow" }, "settings.available_from"],
+      [{ available_from: "2027-01-02T00:00:00Z", available_until: "2027-01-01T00:00:00Z" }, "settings.available_until"],
+      [{ pools: [{ pool: "easy", pick: 0 }] }, "settings.pools[0].pick"],
+      [{ pools: [{ pool: "easy", pick: 1 }] }, "settings.pools[0].pick"],
+      [{ grading_policy: "best" }, "settings.grading_policy"],
     ];
     for (const [settings, path] of cases) {
       const problem = expectProblem(await call("/v1/quizzes", { body: { title: "S", settings } }), 400, "validation_failed");
@@ -258,14 +280,29 @@ describe("PATCH /v1/quizzes/{id}", () => {
     const quiz = await createQuiz({ settings: { max_attempts: 2, feedback_bands: bands, show_correct_answers: false } });
     const first = await call(`/v1/quizzes/${quiz.id}`, { method: "PATCH", body: { settings: { max_attempts: 5 } } });
     expect(first.status, first.text).toBe(200);
-    expect(first.json.settings).toEqual({ max_attempts: 5, feedback_bands: bands, show_correct_answers: false });
+    expect(first.json.settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      max_attempts: 5,
+      feedback_bands: bands,
+      show_correct_answers: "never",
+    });
     const second = await call(`/v1/quizzes/${quiz.id}`, {
       method: "PATCH",
       body: { settings: { max_attempts: null, show_correct_answers: true } },
     });
-    expect(second.json.settings).toEqual({ max_attempts: null, feedback_bands: bands, show_correct_answers: true });
+    expect(second.json.settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      max_attempts: null,
+      feedback_bands: bands,
+      show_correct_answers: "always",
+    });
     const third = await call(`/v1/quizzes/${quiz.id}`, { method: "PATCH", body: { settings: { feedback_bands: [] } } });
-    expect(third.json.settings).toEqual({ max_attempts: null, feedback_bands: [], show_correct_answers: true });
+    expect(third.json.settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      max_attempts: null,
+      feedback_bands: [],
+      show_correct_answers: "always",
+    });
     expect((await call(`/v1/quizzes/${quiz.id}`)).json.settings).toEqual(third.json.settings);
   });
 
@@ -499,7 +536,7 @@ describe("PATCH /v1/quizzes/{id}, concurrently", () => {
     expect(after.json).toMatchObject({
       title: "After",
       description: "Described",
-      settings: { max_attempts: 2, show_correct_answers: false, feedback_bands: [{ min_score: 50, message: "Half" }] },
+      settings: { max_attempts: 2, show_correct_answers: "never", feedback_bands: [{ min_score: 50, message: "Half" }] },
     });
   });
 
@@ -507,6 +544,6 @@ describe("PATCH /v1/quizzes/{id}, concurrently", () => {
     const quiz = await call("/v1/quizzes", { body: { title: "Limited", settings: { max_attempts: 1 } } });
     const res = await call(`/v1/quizzes/${quiz.json.id}`, { method: "PATCH", body: { settings: { max_attempts: null } } });
     expect(res.status).toBe(200);
-    expect(res.json.settings).toEqual({ max_attempts: null, feedback_bands: [], show_correct_answers: true });
+    expect(res.json.settings).toEqual(DEFAULT_SETTINGS);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem } from "./helpers";
+import { call, defaultKey, expectProblem, seedApiKey } from "./helpers";
 import { expectQuizAnalyticsMatch, recomputeQuizAnalytics } from "./recompute";
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -13,7 +13,9 @@ const tf = (correct: boolean, extra: Record<string, unknown> = {}) => ({
 });
 
 async function createQuiz(questions: unknown[], settings: Record<string, unknown> = {}) {
-  const res = await call("/v1/quizzes", { body: { title: `Results ${crypto.randomUUID()}`, settings, questions } });
+  const res = await call("/v1/quizzes", {
+    body: { title: `Results ${crypto.randomUUID()}`, settings: { show_correct_answers: true, ...settings }, questions },
+  });
   expect(res.status, res.text).toBe(201);
   const list = await call(`/v1/quizzes/${res.json.id}/questions?limit=100`);
   expect(list.status, list.text).toBe(200);
@@ -42,8 +44,11 @@ async function grade(id: string) {
   return res.json;
 }
 
-async function results(id: string) {
-  const res = await call(`/v1/submissions/${id}/results`);
+/** Results as a reader sees them (submissions:read only): the quiz's reveal policy applies. */
+let reader: Promise<string> | undefined;
+async function results(id: string, auth?: string) {
+  reader ??= seedApiKey(["submissions:read"], { name: "results reader" }).then((k) => k.key);
+  const res = await call(`/v1/submissions/${id}/results`, { auth: auth ?? (await reader) });
   expect(res.status, res.text).toBe(200);
   return res.json;
 }
@@ -224,6 +229,7 @@ describe("GET /v1/submissions/{id}/results", () => {
       points_possible: 8.5,
       status: "graded",
       graded_at: graded.graded_at,
+      graded_by: "request",
       answers: [
         {
           question_id: quiz.ids[0],
@@ -287,7 +293,8 @@ describe("GET /v1/submissions/{id}/results", () => {
         },
       ],
     });
-    const { answers: _, quiz_id: __, user_id: ___, ...summary } = body;
+    // Results are the grade call's answer plus who graded, the owners and the answers.
+    const { answers: _, quiz_id: __, user_id: ___, graded_by: ____, ...summary } = body;
     expect(summary).toEqual(graded);
   });
 
@@ -327,6 +334,10 @@ describe("GET /v1/submissions/{id}/results", () => {
       { value: 9.81, tolerance: 0.05 },
     ]);
     expect(shown.answers.map(({ correct_answer: _, ...a }: any) => a)).toEqual(hidden.answers);
+    // A credential that may write quizzes sees keys whatever the policy.
+    expect((await patch(false)).status).toBe(200);
+    const writer = await results(id, await defaultKey());
+    expect(writer.answers.map((a: any) => a.correct_answer)).toEqual(shown.answers.map((a: any) => a.correct_answer));
 
     expect((await patch(false)).status).toBe(200);
     expect(await results(id)).toEqual(hidden);

@@ -130,6 +130,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quizzes/{id}/accommodations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a quiz's accommodations, by user id
+         * @description Returns the quiz's per-user accommodations (extra time, extra attempts) ordered by user id. Keyset pagination: pass `next_cursor` back as `cursor` until it is null. An unknown quiz → 404.
+         */
+        get: operations["listAccommodations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quizzes/{id}/accommodations/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a user's accommodation on a quiz
+         * @description Creates or replaces the user's accommodation: fields left out are 0. `extra_time_seconds` (0–604800) lengthens the user's time limit (never past `available_until`); `extra_attempts` (0–100) adds to `max_attempts`. An unknown quiz or user → 404.
+         */
+        put: operations["putAccommodation"];
+        post?: never;
+        /**
+         * Remove a user's accommodation from a quiz
+         * @description Removes the accommodation; the user's later submissions get the quiz's own time limit and attempts. None there → 404.
+         */
+        delete: operations["deleteAccommodation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users": {
         parameters: {
             query?: never;
@@ -194,6 +238,46 @@ export interface paths {
          * @description Returns the user's submissions to every quiz, open and graded, oldest first. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
          */
         get: operations["listUserSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quizzes/{id}/grades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Kept grades of a quiz, per user
+         * @description One entry per user with a graded submission: the attempts graded and the score the quiz's grading_policy keeps (highest, latest, first or average), kept current at grade time. By user id; pass `next_cursor` back as `cursor` until it is null.
+         */
+        get: operations["listQuizGrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/grades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Kept grades of a user, per quiz
+         * @description One entry per quiz the user has a graded submission of, by quiz id; paginated like every list.
+         */
+        get: operations["listUserGrades"];
         put?: never;
         post?: never;
         delete?: never;
@@ -794,13 +878,41 @@ export interface components {
         QuizSettings: {
             /**
              * Format: int32
-             * @description Attempts allowed per user; null is unlimited.
+             * @description Attempts allowed per user (plus their accommodation's extra attempts); null is unlimited.
              */
             max_attempts: number | null;
             /** @description The band with the highest min_score ≤ score gives the submission's feedback. */
             feedback_bands: components["schemas"]["FeedbackBand"][];
-            /** @description Whether results reveal the answer key. */
-            show_correct_answers: boolean;
+            /** @enum {string} */
+            show_correct_answers: "always" | "after_last_attempt" | "after_due" | "never";
+            /**
+             * Format: date-time
+             * @description Submissions may be created from this instant (inclusive); null: any time.
+             * @example 2026-12-01T09:00:00.000Z
+             */
+            available_from: string | null;
+            /**
+             * Format: date-time
+             * @description Submissions may be created, and answers written, until this instant (exclusive); null: no end.
+             * @example 2026-12-01T09:00:00.000Z
+             */
+            available_until: string | null;
+            /**
+             * Format: int32
+             * @description Each submission's deadline is created_at + this (+ the user's extra time); null: none.
+             */
+            time_limit_seconds: number | null;
+            /** @description Each submission presents the questions in its own order. */
+            shuffle_questions: boolean;
+            /** @description Each submission presents each question's options in its own order. */
+            shuffle_options: boolean;
+            /** @description For each entry, `pick` questions of that pool are drawn per submission; unpooled questions are always presented. */
+            pools: components["schemas"]["Pool"][];
+            /**
+             * @description Which graded submission's score a user keeps (GET …/grades).
+             * @enum {string}
+             */
+            grading_policy: "highest" | "latest" | "first" | "average";
         };
         FeedbackBand: {
             /** @example 80 */
@@ -810,6 +922,19 @@ export interface components {
              * @example Excellent!
              */
             message: string;
+        };
+        Pool: {
+            /**
+             * @description A label that questions carry in their `pool`.
+             * @example easy
+             */
+            pool: string;
+            /**
+             * Format: int32
+             * @description Questions drawn from the pool for each submission.
+             * @example 3
+             */
+            pick: number;
         };
         /**
          * @example {
@@ -849,7 +974,7 @@ export interface components {
              * @description Stable; the error catalogue at /problems/<code>.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
+            code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
             request_id: string;
             errors?: {
                 path: string;
@@ -876,7 +1001,9 @@ export interface components {
          *             "message": "Excellent!"
          *           }
          *         ],
-         *         "show_correct_answers": true
+         *         "show_correct_answers": "after_last_attempt",
+         *         "time_limit_seconds": 1800,
+         *         "grading_policy": "highest"
          *       },
          *       "questions": [
          *         {
@@ -924,13 +1051,20 @@ export interface components {
          * @default {
          *       "max_attempts": null,
          *       "feedback_bands": [],
-         *       "show_correct_answers": true
+         *       "show_correct_answers": "after_last_attempt",
+         *       "available_from": null,
+         *       "available_until": null,
+         *       "time_limit_seconds": null,
+         *       "shuffle_questions": false,
+         *       "shuffle_options": false,
+         *       "pools": [],
+         *       "grading_policy": "highest"
          *     }
          */
         QuizSettingsInput: {
             /**
              * Format: int32
-             * @description Attempts allowed per user; null is unlimited.
+             * @description Attempts allowed per user (plus their accommodation's extra attempts); null is unlimited.
              * @default null
              */
             max_attempts?: number | null;
@@ -940,10 +1074,51 @@ export interface components {
              */
             feedback_bands?: components["schemas"]["FeedbackBand"][];
             /**
-             * @description Whether results reveal the answer key.
-             * @default true
+             * @description When results show answer keys: "always"; "after_last_attempt" (once the user has used every attempt); "after_due" (after available_until, else the submission's deadline, else once graded); "never". true and false are read as "always" and "never".
+             * @default after_last_attempt
              */
-            show_correct_answers?: boolean;
+            show_correct_answers?: ("always" | "after_last_attempt" | "after_due" | "never") | boolean;
+            /**
+             * Format: date-time
+             * @description Submissions may be created from this instant (inclusive); null: any time.
+             * @default null
+             * @example 2026-12-01T09:00:00.000Z
+             */
+            available_from?: string | null;
+            /**
+             * Format: date-time
+             * @description Submissions may be created, and answers written, until this instant (exclusive); null: no end.
+             * @default null
+             * @example 2026-12-01T09:00:00.000Z
+             */
+            available_until?: string | null;
+            /**
+             * Format: int32
+             * @description Each submission's deadline is created_at + this (+ the user's extra time); null: none.
+             * @default null
+             */
+            time_limit_seconds?: number | null;
+            /**
+             * @description Each submission presents the questions in its own order.
+             * @default false
+             */
+            shuffle_questions?: boolean;
+            /**
+             * @description Each submission presents each question's options in its own order.
+             * @default false
+             */
+            shuffle_options?: boolean;
+            /**
+             * @description For each entry, `pick` questions of that pool are drawn per submission; unpooled questions are always presented.
+             * @default []
+             */
+            pools?: components["schemas"]["Pool"][];
+            /**
+             * @description Which graded submission's score a user keeps (GET …/grades).
+             * @default highest
+             * @enum {string}
+             */
+            grading_policy?: "highest" | "latest" | "first" | "average";
         };
         QuestionInput: components["schemas"]["SingleChoiceQuestionInput"] | components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortTextQuestionInput"] | components["schemas"]["NumericQuestionInput"];
         SingleChoiceQuestionInput: {
@@ -965,6 +1140,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             options: components["schemas"]["OptionInput"][];
             correct_option_id: string;
         };
@@ -999,6 +1179,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             options: components["schemas"]["OptionInput"][];
             correct_option_ids: string[];
             /**
@@ -1026,6 +1211,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             correct: boolean;
         };
         ShortTextQuestionInput: {
@@ -1047,6 +1237,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             accepted_answers: string[];
             /** @default false */
             case_sensitive?: boolean;
@@ -1070,6 +1265,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             correct_value: number;
             /** @default 0 */
             tolerance?: number;
@@ -1097,13 +1297,41 @@ export interface components {
             settings?: {
                 /**
                  * Format: int32
-                 * @description Attempts allowed per user; null is unlimited.
+                 * @description Attempts allowed per user (plus their accommodation's extra attempts); null is unlimited.
                  */
                 max_attempts?: number | null;
                 /** @description The band with the highest min_score ≤ score gives the submission's feedback. */
                 feedback_bands?: components["schemas"]["FeedbackBand"][];
-                /** @description Whether results reveal the answer key. */
-                show_correct_answers?: boolean;
+                /** @description When results show answer keys: "always"; "after_last_attempt" (once the user has used every attempt); "after_due" (after available_until, else the submission's deadline, else once graded); "never". true and false are read as "always" and "never". */
+                show_correct_answers?: ("always" | "after_last_attempt" | "after_due" | "never") | boolean;
+                /**
+                 * Format: date-time
+                 * @description Submissions may be created from this instant (inclusive); null: any time.
+                 * @example 2026-12-01T09:00:00.000Z
+                 */
+                available_from?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Submissions may be created, and answers written, until this instant (exclusive); null: no end.
+                 * @example 2026-12-01T09:00:00.000Z
+                 */
+                available_until?: string | null;
+                /**
+                 * Format: int32
+                 * @description Each submission's deadline is created_at + this (+ the user's extra time); null: none.
+                 */
+                time_limit_seconds?: number | null;
+                /** @description Each submission presents the questions in its own order. */
+                shuffle_questions?: boolean;
+                /** @description Each submission presents each question's options in its own order. */
+                shuffle_options?: boolean;
+                /** @description For each entry, `pick` questions of that pool are drawn per submission; unpooled questions are always presented. */
+                pools?: components["schemas"]["Pool"][];
+                /**
+                 * @description Which graded submission's score a user keeps (GET …/grades).
+                 * @enum {string}
+                 */
+                grading_policy?: "highest" | "latest" | "first" | "average";
             };
         };
         /** @description Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value) appear only for credentials with quizzes:write. */
@@ -1126,6 +1354,8 @@ export interface components {
                 incorrect?: string;
             };
             explanation: string | null;
+            /** @description The question's pool; null: presented in every submission. */
+            pool: string | null;
             options?: components["schemas"]["Option"][];
             correct_option_id?: string;
             correct_option_ids?: string[];
@@ -1193,6 +1423,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             options: components["schemas"]["OptionInput"][];
             correct_option_id: string;
             /**
@@ -1216,6 +1451,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             options: components["schemas"]["OptionInput"][];
             correct_option_ids: string[];
             /**
@@ -1244,6 +1484,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             correct: boolean;
             /**
              * Format: int32
@@ -1266,6 +1511,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             accepted_answers: string[];
             /** @default false */
             case_sensitive?: boolean;
@@ -1290,6 +1540,11 @@ export interface components {
             feedback?: components["schemas"]["QuestionFeedback"];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
             correct_value: number;
             /** @default 0 */
             tolerance?: number;
@@ -1313,6 +1568,7 @@ export interface components {
             points?: unknown;
             feedback?: unknown;
             explanation?: unknown;
+            pool?: unknown;
             /**
              * Format: int32
              * @description 1-based position; default: after the last question.
@@ -1352,6 +1608,25 @@ export interface components {
             }[];
             /** @description Percentage 0–100 once graded, else null. */
             score: number | null;
+            /**
+             * Format: date-time
+             * @description Answers are refused from this instant (409 deadline_passed); an open submission is graded at it by the service (graded_by deadline). The earliest of created_at + time limit + the user's extra time and the quiz's available_until; null: none.
+             */
+            deadline_at: string | null;
+            /**
+             * @description "request" (a grade call) or "deadline"; null while open.
+             * @enum {string|null}
+             */
+            graded_by: "request" | "deadline" | null;
+            /** @description The questions this submission presents, in its order, fixed at creation (pools drawn, questions and options shuffled as the quiz says). Answers to other questions → 400. null for submissions created before presentations were stored: every question of the quiz. */
+            questions: {
+                /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
+                question_id: string;
+                /** Format: int64 */
+                position: number;
+                /** @description The order its options are presented in, when the quiz shuffles options. */
+                option_order?: string[];
+            }[] | null;
             /** @description Once graded, else null. */
             points_earned: number | null;
             /** @description Once graded, else null. */
@@ -1393,6 +1668,40 @@ export interface components {
              * @example a
              */
             response: unknown;
+        };
+        Accommodation: {
+            /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
+            quiz_id: string;
+            /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
+            user_id: string;
+            /** Format: int64 */
+            extra_time_seconds: number;
+            /** Format: int64 */
+            extra_attempts: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "extra_time_seconds": 900,
+         *       "extra_attempts": 1
+         *     }
+         */
+        AccommodationPut: {
+            /**
+             * Format: int32
+             * @description Seconds added to the quiz's time limit for this user; absent is 0.
+             * @default 0
+             * @example 900
+             */
+            extra_time_seconds?: number;
+            /**
+             * Format: int32
+             * @description Attempts allowed beyond the quiz's max_attempts; absent is 0.
+             * @default 0
+             * @example 1
+             */
+            extra_attempts?: number;
         };
         User: {
             /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
@@ -1456,6 +1765,27 @@ export interface components {
              * @enum {string}
              */
             role?: "student" | "instructor" | "admin";
+        };
+        Grade: {
+            /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
+            quiz_id: string;
+            /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
+            user_id: string;
+            /**
+             * Format: int64
+             * @description The user's graded submissions at the quiz.
+             */
+            attempts: number;
+            /**
+             * @description The score the policy keeps, 0–100.
+             * @example 87.5
+             */
+            kept_score: number;
+            /**
+             * @description The quiz's grading_policy now: changing it changes every kept score at once.
+             * @enum {string}
+             */
+            policy: "highest" | "latest" | "first" | "average";
         };
         /**
          * @example {
@@ -4451,6 +4781,598 @@ export interface operations {
             };
         };
     };
+    listAccommodations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The quiz's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accommodations. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accommodations: components["schemas"]["Accommodation"][];
+                        /** @description Cursor of the next page, or null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putAccommodation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The quiz's id; one of the wrong prefix or shape → 404. */
+                id: string;
+                /** @description The user's id; one of the wrong prefix or shape → 404. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccommodationPut"];
+            };
+        };
+        responses: {
+            /** @description The accommodation as stored. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Accommodation"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAccommodation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The quiz's id; one of the wrong prefix or shape → 404. */
+                id: string;
+                /** @description The user's id; one of the wrong prefix or shape → 404. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body was sent that is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -5462,6 +6384,354 @@ export interface operations {
                 content: {
                     "application/json": {
                         submissions: components["schemas"]["Submission"][];
+                        /** @description Cursor of the next page, or null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listQuizGrades: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The quiz's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of grades. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grades: components["schemas"]["Grade"][];
+                        /** @description Cursor of the next page, or null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listUserGrades: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The user's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of grades. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grades: components["schemas"]["Grade"][];
                         /** @description Cursor of the next page, or null on the last page. */
                         next_cursor: string | null;
                     };
@@ -11231,7 +12501,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A problem code of the error catalogue. */
-                code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
+                code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
             };
             cookie?: never;
         };

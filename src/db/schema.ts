@@ -3,7 +3,7 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
 import type { SubmittedAnswer } from "../domain/answers";
 import { QUESTION_TYPES, type QuestionFeedback } from "../domain/questions";
 import type { QuizSettings } from "../domain/quiz-settings";
-import { SUBMISSION_STATUSES } from "../domain/submissions";
+import { type PresentedQuestion, SUBMISSION_STATUSES } from "../domain/submissions";
 import { ROLES } from "../domain/users";
 
 // Timestamps are ISO 8601 UTC strings with milliseconds: they sort as text and are what the API shows.
@@ -32,6 +32,8 @@ export const questions = sqliteTable(
     definition: text("definition", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     feedback: text("feedback", { mode: "json" }).$type<QuestionFeedback>().notNull(),
     explanation: text("explanation"),
+    /** The pool the question belongs to (a label); null: presented in every submission. */
+    pool: text("pool"),
     /** 1 at creation, +1 for every change to what grading reads (key, options, scoring, points). */
     version: integer("version").notNull().default(1),
     createdAt: text("created_at").notNull(),
@@ -101,6 +103,12 @@ export const submissions = sqliteTable(
     results: text("results", { mode: "json" }).$type<unknown[]>(),
     /** Set by the one grading call that wins; the other statements of its batch are conditioned on it. */
     gradeToken: text("grade_token"),
+    /** Answers are refused from this instant on (time limit + extra time, or the window's end); null: none. */
+    deadlineAt: text("deadline_at"),
+    /** "request" or "deadline" (the cron); null while open. */
+    gradedBy: text("graded_by", { enum: ["request", "deadline"] }),
+    /** The questions drawn and their order (and option order when shuffled), fixed at creation; null: all, in the quiz's order. */
+    presented: text("presented", { mode: "json" }).$type<PresentedQuestion[]>(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     gradedAt: text("graded_at"),
@@ -109,6 +117,7 @@ export const submissions = sqliteTable(
     uniqueIndex("submissions_quiz_user_attempt_idx").on(t.quizId, t.userId, t.attempt),
     index("submissions_quiz_idx").on(t.quizId, t.id),
     index("submissions_user_idx").on(t.userId, t.id),
+    index("submissions_overdue_idx").on(t.deadlineAt).where(sql`status = 'open' AND deadline_at IS NOT NULL`),
   ],
 );
 
@@ -157,3 +166,38 @@ export const userStats = sqliteTable("user_stats", {
   maxScore: real("max_score"),
   lastGradedAt: text("last_graded_at"),
 });
+
+/** Per user and quiz: extra time on every deadline and extra attempts beyond max_attempts. */
+export const accommodations = sqliteTable(
+  "accommodations",
+  {
+    quizId: text("quiz_id").notNull(),
+    userId: text("user_id").notNull(),
+    extraTimeSeconds: integer("extra_time_seconds").notNull().default(0),
+    extraAttempts: integer("extra_attempts").notNull().default(0),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.quizId, t.userId] })],
+);
+
+/**
+ * Per user and quiz, what every grading policy needs, kept in the grading batch: the kept score
+ * under any policy is read from one row, and changing the policy changes every kept score at once.
+ */
+export const grades = sqliteTable(
+  "grades",
+  {
+    quizId: text("quiz_id").notNull(),
+    userId: text("user_id").notNull(),
+    /** Graded submissions. */
+    attempts: integer("attempts").notNull().default(0),
+    firstAttempt: integer("first_attempt").notNull(),
+    firstScore: real("first_score").notNull(),
+    latestAttempt: integer("latest_attempt").notNull(),
+    latestScore: real("latest_score").notNull(),
+    highestScore: real("highest_score").notNull(),
+    scoreSum: real("score_sum").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.quizId, t.userId] }), index("grades_user_idx").on(t.userId, t.quizId)],
+);

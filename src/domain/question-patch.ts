@@ -8,6 +8,7 @@ export function questionAsInput(stored: StoredQuestion): Record<string, unknown>
     points: stored.points,
     feedback: stored.feedback,
     ...(stored.explanation === null ? {} : { explanation: stored.explanation }),
+    ...(stored.pool == null ? {} : { pool: stored.pool }),
     ...stored.definition,
   };
 }

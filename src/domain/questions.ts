@@ -82,6 +82,8 @@ export interface StoredQuestion {
   feedback: QuestionFeedback;
   explanation: string | null;
   definition: Record<string, unknown>;
+  /** The pool the question is drawn from (quiz settings.pools); null: always presented. */
+  pool?: string | null;
 }
 
 /** A stored question (or a version of one, with its question's id) in the grading engine's terms. */

@@ -1,5 +1,5 @@
 import { hasScope } from "../lib/scopes";
-import type { QuizSettings } from "./quiz-settings";
+import { policyReveals, type RevealFacts } from "./attempts";
 
 /**
  * Who sees answer keys, in one place. A question's key fields are shown only to credentials that
@@ -20,8 +20,12 @@ export function shownDefinition(definition: Record<string, unknown>, reveal: boo
   return shown;
 }
 
-/** Whether a quiz's results show each answer's key. */
-export const resultsRevealKeys = (settings: Pick<QuizSettings, "show_correct_answers">): boolean => settings.show_correct_answers;
+/**
+ * Whether a submission's results show each answer's key: always to a credential that may write
+ * quizzes, otherwise as the quiz's reveal policy says (domain/attempts.ts).
+ */
+export const resultsRevealKeys = (scopes: readonly string[], facts: RevealFacts): boolean =>
+  revealsKeys(scopes) || policyReveals(facts);
 
 /** An answer's result as shown: with its key (computed only when shown) when the results reveal keys. */
 export function withAnswerKey<T extends object>(

@@ -1,8 +1,9 @@
 import { drizzle } from "drizzle-orm/d1";
+import { takeRecordedEvents } from "../db/outbox";
 import type { Database } from "../env";
 import { logger } from "../lib/log";
 import { deliver, fanOut } from "./deliver";
-import type { DeadLetter, EventsMessage } from "./messages";
+import { type DeadLetter, type EventsMessage, enqueueEvents } from "./messages";
 
 /**
  * The queue handler of this worker. Each message is handled on its own and acknowledged on its
@@ -10,7 +11,12 @@ import type { DeadLetter, EventsMessage } from "./messages";
  * too), and after max_retries the platform moves it to the dead-letter queue. The messages of a
  * batch run concurrently, so a receiver that hangs for its 10 s holds up no other.
  */
-export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+/** Work the queue carries for other layers: grading overdue submissions (routes/submissions). */
+export interface QueueWork {
+  deadline(db: Database, submissionIds: string[]): Promise<void>;
+}
+
+export async function handleQueue(batch: MessageBatch<unknown>, env: Env, work: QueueWork): Promise<void> {
   const db = drizzle(env.DB) as Database;
   if (batch.queue.endsWith("-dlq")) return deadLetters(batch, env);
   await Promise.all(
@@ -19,6 +25,7 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promi
         const body = message.body as EventsMessage;
         if (body.kind === "event") await fanOut(env, db, body.event_id);
         else if (body.kind === "delivery") await deliver(env, db, body);
+        else if (body.kind === "deadline") await work.deadline(db, body.submission_ids);
         message.ack();
       } catch (error) {
         logger(env).error("events queue message failed; retried", {
@@ -30,6 +37,10 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promi
       }
     }),
   );
+  // Events the batch's work recorded (submission.graded at deadlines) go to the queue as a
+  // request's do; the sweep hands over any this misses.
+  const recorded = takeRecordedEvents(db);
+  if (recorded.length > 0) await enqueueEvents(env, recorded);
 }
 
 /**

@@ -5,10 +5,12 @@ import { logger } from "../lib/log";
  * `event`: fan a recorded event out to the endpoints subscribed to its type.
  * `delivery`: one attempt of one event to one endpoint; `not_before` (ms) when the wait before it
  * is longer than the queue's longest delay (12 h), so it is waited for in hops.
+ * `deadline`: open submissions past their deadline, to grade (the cron finds them).
  */
 export type EventsMessage =
   | { kind: "event"; event_id: string }
-  | { kind: "delivery"; event_id: string; endpoint_id: string; attempt: number; not_before?: number };
+  | { kind: "delivery"; event_id: string; endpoint_id: string; attempt: number; not_before?: number }
+  | { kind: "deadline"; submission_ids: string[] };
 
 /** A delivery whose last attempt failed, as the dead-letter queue receives it. */
 export interface DeadLetter {
@@ -17,6 +19,9 @@ export interface DeadLetter {
   endpoint_id: string;
   attempts: number;
 }
+
+/** Submissions per deadline message: a consumer batch (≤ 10 messages) grades at most 100. */
+export const DEADLINE_CHUNK = 10;
 
 /** The longest delay a queue message can be given. */
 export const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;

@@ -24,6 +24,8 @@ const TAGS = [
   { name: "Authentication", description: "Checking a credential." },
   { name: "API keys", description: "Keys, rotation and usage (scope admin)." },
   { name: "OAuth clients", description: "Clients of the client-credentials grant (scope admin)." },
+  { name: "Accommodations", description: "Extra time and extra attempts per user and quiz (scope quizzes:write)." },
+  { name: "Grades", description: "The score each user keeps at each quiz under its grading policy." },
   { name: "Events", description: "Every change the API made, recorded with it (kept 30 days; scope events:read)." },
   { name: "Webhooks", description: "Endpoints that receive events as signed POSTs (Standard Webhooks; scope webhooks:write)." },
   { name: "OAuth", description: "The OAuth 2.0 authorization server (RFC 6749, 7009, 7662, 8414)." },

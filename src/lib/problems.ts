@@ -186,6 +186,29 @@ export const PROBLEMS = {
     todo: "Wait the seconds Retry-After names; watch the RateLimit header to pace requests.",
     detail: "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
   },
+  quiz_not_available: {
+    status: 409,
+    title: "Quiz not available",
+    means: "The quiz takes submissions only between its settings.available_from (inclusive) and available_until (exclusive).",
+    todo: "Create the submission within the window, or widen the window (PATCH the quiz's settings).",
+    detail: "The quiz is not open for submissions now (settings.available_from/until).",
+  },
+  deadline_passed: {
+    status: 409,
+    title: "Deadline passed",
+    means:
+      "The submission's deadline_at (time limit plus extra time, or the quiz's available_until) has passed; its answers are final.",
+    todo: "Nothing to write any more: the submission is graded as stored (by a grade call, or by the service within minutes).",
+    detail: "The submission's deadline has passed; its answers are final.",
+  },
+  pool_too_small: {
+    status: 409,
+    title: "Pool too small",
+    means:
+      "Deleting the question, or moving it to another pool, would leave its pool with fewer questions than settings.pools picks from it.",
+    todo: "Lower the pool's pick (PATCH the quiz's settings.pools) or add a question to the pool first.",
+    detail: 'Pool "easy" would hold fewer questions than the quiz\'s settings.pools pick from it.',
+  },
   concurrent_update: {
     status: 409,
     title: "Concurrent update",

@@ -13,7 +13,7 @@ export type QuestionRow = typeof questions.$inferSelect;
 
 /** The row for a validated question; position is set by the caller. */
 export function questionRow(quizId: string, input: QuestionInput, position: number, now: string): QuestionRow {
-  const { type, prompt, points, feedback, explanation } = input;
+  const { type, prompt, points, feedback, explanation, pool } = input;
   const definition: Record<string, unknown> = {};
   for (const field of TYPE_FIELDS[type]) definition[field] = (input as Record<string, unknown>)[field];
   if ("options" in input) {
@@ -30,6 +30,7 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
     definition,
     feedback,
     explanation: explanation ?? null,
+    pool: pool ?? null,
     version: 1,
     createdAt: now,
     updatedAt: now,
@@ -76,6 +77,7 @@ export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Questi
     position: row.position,
     feedback: row.feedback,
     explanation: row.explanation,
+    pool: row.pool,
     ...shownDefinition(row.definition, revealKeys),
     version: row.version,
     created_at: row.createdAt,

@@ -37,6 +37,10 @@ const common = {
   points,
   feedback: Feedback.default({}),
   explanation: multiLineText(10_000, 1).nullable().optional(),
+  pool: singleLineText(100).nullable().optional().openapi({
+    description: "A pool label: the quiz's settings.pools say how many of its questions each submission draws.",
+    example: "easy",
+  }),
 };
 
 const position = {
@@ -155,6 +159,7 @@ export const QuestionPatch = z
     points: z.unknown().optional(),
     feedback: z.unknown().optional(),
     explanation: z.unknown().optional(),
+    pool: z.unknown().optional(),
     ...position,
     options: z.unknown().optional(),
     correct_option_id: z.unknown().optional(),
@@ -181,6 +186,7 @@ export const Question = z
     position: z.number().int().openapi({ description: "1-based order within the quiz." }),
     feedback: z.object({ correct: z.string().optional(), incorrect: z.string().optional() }),
     explanation: z.string().nullable(),
+    pool: z.string().nullable().openapi({ description: "The question's pool; null: presented in every submission." }),
     options: z.array(Option).optional(),
     correct_option_id: z.string().optional(),
     correct_option_ids: z.array(z.string()).optional(),

@@ -125,6 +125,28 @@ async function readQuestion(db: Database, quizId: string, questionId: string) {
 }
 
 /**
+ * Where a question may leave its pool (be deleted, or moved to another): the pool keeps at least
+ * the `pick` the quiz's settings.pools ask of it.
+ */
+const poolKeepsPick = (quizId: string, pool: string): SQL =>
+  sql`NOT EXISTS (SELECT 1 FROM quizzes, json_each(quizzes.settings, '$.pools') AS p
+        WHERE quizzes.id = ${quizId} AND json_extract(p.value, '$.pool') = ${pool}
+          AND (SELECT count(*) FROM questions WHERE quiz_id = ${quizId} AND pool = ${pool}) <= json_extract(p.value, '$.pick'))`;
+
+/** 409 when the question's leaving would leave its pool smaller than its pick; else the guard that keeps it so. */
+async function leavingPool(db: Database, read: QuestionRow, nextPool: string | null | undefined): Promise<SQL | undefined> {
+  if (read.pool === null || nextPool === read.pool) return undefined;
+  const guard = poolKeepsPick(read.quizId, read.pool);
+  const [row] = await db.all<{ ok: number }>(sql`SELECT ${guard} AS ok`);
+  if (!row?.ok)
+    throw conflict(
+      "pool_too_small",
+      `Pool "${read.pool}" would hold fewer questions than the quiz's settings.pools pick from it.`,
+    );
+  return guard;
+}
+
+/**
  * Where the question is still as read: same updated_at, and same position (other questions'
  * additions, moves and deletions shift it without touching its updated_at).
  */
@@ -163,8 +185,10 @@ export async function updateQuestion(
     const parsed = QuestionInput.safeParse(mergeQuestionPatch(read, fields));
     if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
     const next = changedQuestion(read, parsed.data, requested === undefined ? read.position : Math.min(requested, total));
-    const guard =
+    const keepsPool = await leavingPool(db, read, next.pool);
+    const unchanged =
       requested === undefined ? unchangedSince(read) : sql`${unchangedSince(read)} AND ${questionTotal(quizId)} = ${total}`;
+    const guard = keepsPool === undefined ? unchanged : sql`${unchanged} AND ${keepsPool}`;
     const [from, to] = [read.position, next.position];
     const statements: D1PreparedStatement[] = [];
     if (from !== to)
@@ -212,7 +236,8 @@ export async function updateQuestion(
 export async function deleteQuestion(db: Database, quizId: string, questionId: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getQuestion(db, quizId, questionId);
-    const guard = unchangedSince(read);
+    const keepsPool = await leavingPool(db, read, null);
+    const guard = keepsPool === undefined ? unchangedSince(read) : sql`${unchangedSince(read)} AND ${keepsPool}`;
     const [, deleted] = await db.$client.batch([
       prepared(
         db,

@@ -12,6 +12,13 @@ const QuizSettingsInput = z
     max_attempts: SETTINGS_FIELDS.max_attempts.default(DEFAULT_SETTINGS.max_attempts),
     feedback_bands: SETTINGS_FIELDS.feedback_bands.default(DEFAULT_SETTINGS.feedback_bands),
     show_correct_answers: SETTINGS_FIELDS.show_correct_answers.default(DEFAULT_SETTINGS.show_correct_answers),
+    available_from: SETTINGS_FIELDS.available_from.default(null),
+    available_until: SETTINGS_FIELDS.available_until.default(null),
+    time_limit_seconds: SETTINGS_FIELDS.time_limit_seconds.default(null),
+    shuffle_questions: SETTINGS_FIELDS.shuffle_questions.default(false),
+    shuffle_options: SETTINGS_FIELDS.shuffle_options.default(false),
+    pools: SETTINGS_FIELDS.pools.default([]),
+    grading_policy: SETTINGS_FIELDS.grading_policy.default(DEFAULT_SETTINGS.grading_policy),
   })
   .openapi("QuizSettingsInput");
 
@@ -36,7 +43,9 @@ export const QuizCreate = z
           { min_score: 0, message: "Keep practising." },
           { min_score: 80, message: "Excellent!" },
         ],
-        show_correct_answers: true,
+        show_correct_answers: "after_last_attempt",
+        time_limit_seconds: 1800,
+        grading_policy: "highest",
       },
       questions: [
         {
@@ -63,6 +72,13 @@ export const QuizPatch = z
         max_attempts: SETTINGS_FIELDS.max_attempts.optional(),
         feedback_bands: SETTINGS_FIELDS.feedback_bands.optional(),
         show_correct_answers: SETTINGS_FIELDS.show_correct_answers.optional(),
+        available_from: SETTINGS_FIELDS.available_from.optional(),
+        available_until: SETTINGS_FIELDS.available_until.optional(),
+        time_limit_seconds: SETTINGS_FIELDS.time_limit_seconds.optional(),
+        shuffle_questions: SETTINGS_FIELDS.shuffle_questions.optional(),
+        shuffle_options: SETTINGS_FIELDS.shuffle_options.optional(),
+        pools: SETTINGS_FIELDS.pools.optional(),
+        grading_policy: SETTINGS_FIELDS.grading_policy.optional(),
       })
       .optional()
       .openapi({ description: "Settings sent replace those settings; others keep their values." }),

@@ -5,8 +5,9 @@ import { eventStatement } from "../../db/outbox";
 import { questions, quizzes, submissions } from "../../db/schema";
 import { prepared, statement } from "../../db/statements";
 import { previousAttributes } from "../../domain/events";
+import { poolProblems, type QuizSettings, readSettings, settingsProblems } from "../../domain/quiz-settings";
 import type { Database } from "../../env";
-import { conflict, errorChainText, notFound } from "../../lib/errors";
+import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import { questionEventObject, questionRow, snapshotVersions } from "../questions";
@@ -24,7 +25,7 @@ function serializeQuiz(row: QuizRow, questionTotal: number): Quiz {
     title: row.title,
     description: row.description,
     questions: questionTotal,
-    settings: row.settings,
+    settings: readSettings(row.settings),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
@@ -63,6 +64,7 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
     updatedAt: now,
   };
   const questionRows = (input.questions ?? []).map((q, i) => questionRow(quiz.id, q, i + 1, now));
+  checkSettings(input.settings, poolSizes(questionRows));
   const created = serializeQuiz(quiz, questionRows.length);
   await db.$client.batch([
     prepared(db, db.insert(quizzes).values(quiz)),
@@ -74,22 +76,28 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
   return { ...created, question_ids: questionRows.map((row) => row.id) };
 }
 
-/**
- * Each setting sent is set in SQL (json_set; not json_patch, whose null would delete
- * max_attempts), so that the statement changes only the settings sent.
- */
-function setEach(settings: Record<string, unknown>) {
-  const pairs = Object.entries(settings)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => sql`${`$.${name}`}, json(${JSON.stringify(value)})`);
-  return pairs.length === 0 ? sql`${quizzes.settings}` : sql`json_set(${quizzes.settings}, ${sql.join(pairs, sql`, `)})`;
+/** How many questions each pool holds. */
+const poolSizes = (rows: { pool: string | null }[]) => {
+  const sizes = new Map<string, number>();
+  for (const { pool } of rows) if (pool !== null) sizes.set(pool, (sizes.get(pool) ?? 0) + 1);
+  return sizes;
+};
+
+/** The rules between settings, and pools against the questions they draw from: 400 naming each field. */
+function checkSettings(settings: QuizSettings, sizes: ReadonlyMap<string, number>): void {
+  const problems = [...settingsProblems(settings), ...poolProblems(settings.pools, sizes)];
+  if (problems.length > 0) throw validationFailed(problems);
 }
 
-/** The quiz as read, with its question count: a change is written only while both are unchanged. */
+/** The quiz as read, with its question count and its questions' pools: a change is written only while all are unchanged. */
 async function readQuiz(db: Database, id: string) {
-  const [row] = await db.select(withCount).from(quizzes).where(eq(quizzes.id, id));
+  const [rows, pools] = await db.batch([
+    db.select(withCount).from(quizzes).where(eq(quizzes.id, id)),
+    db.select({ pool: questions.pool }).from(questions).where(eq(questions.quizId, id)),
+  ]);
+  const row = rows[0];
   if (!row) throw notFound("Quiz");
-  return row;
+  return { ...row, poolSizes: poolSizes(pools) };
 }
 
 /** Where the quiz is still as it was read: same updated_at (questions touch it) and question count. */
@@ -110,9 +118,10 @@ export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof
       ...read.quiz,
       ...(patch.title === undefined ? {} : { title: patch.title }),
       ...(patch.description === undefined ? {} : { description: patch.description }),
-      settings: { ...read.quiz.settings, ...Object.fromEntries(settingsSent) },
+      settings: { ...readSettings(read.quiz.settings), ...Object.fromEntries(settingsSent) },
       updatedAt: updatedAfter(read.quiz.updatedAt),
     };
+    if (patch.settings !== undefined) checkSettings(next.settings, read.poolSizes);
     const before = serializeQuiz(read.quiz, read.questionCount);
     const after = serializeQuiz(next, read.questionCount);
     const update = db
@@ -120,7 +129,8 @@ export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof
       .set({
         ...(patch.title === undefined ? {} : { title: patch.title }),
         ...(patch.description === undefined ? {} : { description: patch.description }),
-        ...(patch.settings === undefined ? {} : { settings: setEach(patch.settings) }),
+        // Whole: the write is made only where the quiz is as read, so no other change is undone.
+        ...(patch.settings === undefined ? {} : { settings: next.settings }),
         updatedAt: next.updatedAt,
       })
       .where(unchangedSince(read));

@@ -1,18 +1,18 @@
 import { asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { eventStatement } from "../../db/outbox";
-import { questions, questionVersions, quizzes, submissions } from "../../db/schema";
+import { questions, quizzes, submissions } from "../../db/schema";
 import { statement } from "../../db/statements";
-import { type AnswerResult, correctAnswerOf, gradeSubmission, pointsSentence } from "../../domain/grading";
+import { type AnswerResult, gradeSubmission, pointsSentence } from "../../domain/grading";
 import { toMicro } from "../../domain/points";
 import { gradableQuestion } from "../../domain/questions";
-import { resultsRevealKeys, withAnswerKey } from "../../domain/reveal";
+import { readSettings } from "../../domain/quiz-settings";
 import { bucketOf } from "../../domain/score-distribution";
+import type { GradedBy } from "../../domain/submissions";
 import type { Database } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
-import { type SubmissionRow, serializeSubmission } from "./submissions.service";
-
-type QuestionVersionRow = typeof questionVersions.$inferSelect;
+import { keepGrade } from "../grades";
+import { presentedQuestions, type SubmissionRow, serializeSubmission } from "./submissions.service";
 
 /**
  * What a graded submission keeps per answer: a reference to the question version it was graded
@@ -33,7 +33,7 @@ const GRADE_ATTEMPTS = 5;
 /** Rows of question_stats written per statement: 3 bound values each, under D1's 100 per statement. */
 const QUESTION_STATS_CHUNK = 25;
 
-function gradeResponse(row: SubmissionRow) {
+export function gradeResponse(row: SubmissionRow) {
   if (row.status !== "graded" || row.score === null || row.gradedAt === null) throw notGraded();
   return {
     submission_id: row.id,
@@ -63,16 +63,16 @@ const notGraded = () => new ApiError(409, "not_graded", "The submission has not 
  * answers. A write after the claim finds the submission closed (409). So an answers write
  * answered 2xx is always part of what is graded.
  */
-export async function gradeSubmissionOnce(db: Database, id: string) {
+export async function gradeSubmissionOnce(db: Database, id: string, by: GradedBy = "request") {
   for (let attempt = 1; ; attempt++) {
-    const outcome = await tryGrade(db, id);
+    const outcome = await tryGrade(db, id, by);
     if (outcome !== "answers_changed") return outcome;
     if (attempt === GRADE_ATTEMPTS)
       throw new ApiError(409, "answers_changing", "The submission's answers kept changing while it was graded; retry.");
   }
 }
 
-async function tryGrade(db: Database, id: string) {
+async function tryGrade(db: Database, id: string, by: GradedBy) {
   const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
   const [subRows, quizRows, questionRows] = await db.batch([
     db.select().from(submissions).where(eq(submissions.id, id)),
@@ -84,10 +84,12 @@ async function tryGrade(db: Database, id: string) {
   if (!submission || !quiz) throw notFound("Submission");
   if (submission.status === "graded") return gradeResponse(submission);
 
-  const result = gradeSubmission(questionRows.map(gradableQuestion), submission.answers, quiz.settings.feedback_bands);
+  // Only what the submission presents is graded: points_possible counts those questions alone.
+  const shown = presentedQuestions(questionRows, submission.presented);
+  const result = gradeSubmission(shown.map(gradableQuestion), submission.answers, readSettings(quiz.settings).feedback_bands);
   const stored: StoredAnswerResult[] = result.answers.map((a, i) => ({
     question_id: a.question_id,
-    version: questionRows[i]?.version ?? 1,
+    version: shown[i]?.version ?? 1,
     correct: a.correct,
     points_earned: a.points_earned,
     points_possible: a.points_possible,
@@ -104,7 +106,7 @@ async function tryGrade(db: Database, id: string) {
     sql`
       UPDATE submissions SET status = 'graded', score = ${x}, points_earned = ${result.points_earned},
         points_possible = ${result.points_possible}, feedback = ${result.feedback},
-        results = ${JSON.stringify(stored)}, grade_token = ${token}, graded_at = ${now}, updated_at = ${now}
+        results = ${JSON.stringify(stored)}, grade_token = ${token}, graded_by = ${by}, graded_at = ${now}, updated_at = ${now}
       WHERE id = ${id} AND status = 'open' AND answers_revision = ${submission.answersRevision}`,
     sql`
       INSERT INTO quiz_user_stats (quiz_id, user_id, attempts) SELECT ${quizId}, ${userId}, 1 WHERE ${won}
@@ -132,6 +134,7 @@ async function tryGrade(db: Database, id: string) {
         max_score = max(max_score, ${x}),
         last_graded_at = max(coalesce(last_graded_at, ''), ${now})`,
     ...questionStatsStatements(quizId, result.answers, won),
+    keepGrade({ quizId, userId, attempt: submission.attempt, score: x, at: now }, won),
   ];
   const graded: SubmissionRow = {
     ...submission,
@@ -140,6 +143,7 @@ async function tryGrade(db: Database, id: string) {
     pointsEarned: result.points_earned,
     pointsPossible: result.points_possible,
     feedback: result.feedback,
+    gradedBy: by,
     gradedAt: now,
     updatedAt: now,
   };
@@ -183,64 +187,4 @@ function questionStatsStatements(quizId: string, answers: AnswerResult[], won: S
     );
   }
   return statements;
-}
-
-/**
- * The graded submission with per-answer detail: responses from the stored answers; type,
- * feedback, explanation and key from the question version each answer was graded against
- * (one round trip: the versions are found through the results' references). The key only
- * where the quiz shows it.
- */
-export async function getResults(db: Database, id: string) {
-  const graded = sql`(SELECT results FROM submissions WHERE id = ${id})`;
-  const [rows, versions] = await db.batch([
-    db
-      .select({ submission: submissions, settings: quizzes.settings })
-      .from(submissions)
-      .innerJoin(quizzes, eq(quizzes.id, submissions.quizId))
-      .where(eq(submissions.id, id)),
-    db
-      .select()
-      .from(questionVersions)
-      .where(
-        sql`(${questionVersions.questionId}, ${questionVersions.version}) IN (
-          SELECT json_extract(value, '$.question_id'), json_extract(value, '$.version') FROM json_each(${graded}))`,
-      ),
-  ]);
-  const row = rows[0];
-  if (!row) throw notFound("Submission");
-  const { submission, settings } = row;
-  const reveal = resultsRevealKeys(settings);
-  const byRef = new Map(versions.map((v) => [`${v.questionId}#${v.version}`, v]));
-  const responses = new Map(submission.answers.map((a) => [a.question_id, a.response]));
-  const answers = ((submission.results ?? []) as (StoredAnswerResult | LegacyAnswerResult)[]).map((entry) => {
-    if ("type" in entry) {
-      // Graded before results referenced versions: the entry holds its own copies.
-      const { correct_answer, ...answer } = entry;
-      return withAnswerKey(answer, reveal, () => correct_answer);
-    }
-    return answerResult(entry, byRef.get(`${entry.question_id}#${entry.version}`), responses.get(entry.question_id), reveal);
-  });
-  return { ...gradeResponse(submission), quiz_id: submission.quizId, user_id: submission.userId, answers };
-}
-
-type LegacyAnswerResult = AnswerResult;
-
-function answerResult(entry: StoredAnswerResult, version: QuestionVersionRow | undefined, response: unknown, reveal: boolean) {
-  // Versions are never deleted (the migration that introduced them copied every question).
-  if (!version) throw new Error(`question version ${entry.question_id}#${entry.version} is missing`);
-  const question = gradableQuestion({ ...version, id: version.questionId });
-  const feedback = entry.correct ? question.feedback.correct : question.feedback.incorrect;
-  const answer = {
-    question_id: entry.question_id,
-    question_version: entry.version,
-    type: question.type,
-    response: response === undefined ? null : response,
-    correct: entry.correct,
-    points_earned: entry.points_earned,
-    points_possible: entry.points_possible,
-    feedback: feedback ?? null,
-    explanation: question.explanation ?? null,
-  };
-  return withAnswerKey(answer, reveal, () => correctAnswerOf(question));
 }

@@ -16,3 +16,6 @@ export const quizSubmissionsRouter = createRouter()
 
 /** A user's submissions: mounted at `/v1/users` (`/{id}/submissions`). */
 export const userSubmissionsRouter = createRouter().openapi(routes.listUserSubmissions, handlers.listUserSubmissions);
+
+/** Deadlines: the cron hands overdue submissions to the queue; the queue grades them. */
+export { enqueueOverdue, gradeOverdue } from "./deadlines.service";

@@ -1,6 +1,7 @@
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
 import * as grading from "./grade.service";
+import * as results from "./results.service";
 import type * as routes from "./submissions.routes";
 import * as service from "./submissions.service";
 
@@ -34,4 +35,4 @@ export const gradeSubmission: AppRouteHandler<typeof routes.gradeSubmission> = a
   c.json(await grading.gradeSubmissionOnce(c.var.db, c.req.valid("param").id), 200);
 
 export const getResults: AppRouteHandler<typeof routes.getResults> = async (c) =>
-  c.json(await grading.getResults(c.var.db, c.req.valid("param").id), 200);
+  c.json(await results.getResults(c.var.db, c.req.valid("param").id, c.var.credential?.scopes ?? []), 200);

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { QUESTION_TYPES } from "../../domain/questions";
-import { SUBMISSION_STATUSES } from "../../domain/submissions";
+import { GRADED_BY, SUBMISSION_STATUSES } from "../../domain/submissions";
 import { idSchema } from "../../lib/ids";
 import { pageQuery } from "../../lib/pagination";
 import { MAX_QUESTIONS_PER_QUIZ } from "../questions/questions.schemas";
@@ -49,6 +49,27 @@ export const Submission = z
     status,
     answers: z.array(z.object({ question_id: z.string(), response: Response })),
     score: z.number().nullable().openapi({ description: "Percentage 0–100 once graded, else null." }),
+    deadline_at: z.string().datetime().nullable().openapi({
+      description:
+        "Answers are refused from this instant (409 deadline_passed); an open submission is graded at it by the service (graded_by deadline). The earliest of created_at + time limit + the user's extra time and the quiz's available_until; null: none.",
+    }),
+    graded_by: z.enum(GRADED_BY).nullable().openapi({ description: '"request" (a grade call) or "deadline"; null while open.' }),
+    questions: z
+      .array(
+        z.object({
+          question_id: idSchema("question"),
+          position: z.number().int().min(1),
+          option_order: z
+            .array(z.string())
+            .optional()
+            .openapi({ description: "The order its options are presented in, when the quiz shuffles options." }),
+        }),
+      )
+      .nullable()
+      .openapi({
+        description:
+          "The questions this submission presents, in its order, fixed at creation (pools drawn, questions and options shuffled as the quiz says). Answers to other questions → 400. null for submissions created before presentations were stored: every question of the quiz.",
+      }),
     points_earned: z.number().nullable().openapi({ description: "Once graded, else null." }),
     points_possible: z.number().nullable().openapi({ description: "Once graded, else null." }),
     feedback: z.string().nullable().openapi({ description: "The grade's feedback once graded, else null." }),

@@ -1,11 +1,13 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { eventStatement } from "../../db/outbox";
-import { questions, quizzes, submissions, users } from "../../db/schema";
+import { accommodations, questions, quizzes, submissions, users } from "../../db/schema";
 import { statement } from "../../db/statements";
 import { answerProblems, type SubmittedAnswer } from "../../domain/answers";
+import { allowedAttempts, deadlineFor, isAvailable, presentQuestions } from "../../domain/attempts";
 import { pointsSentence } from "../../domain/grading";
 import { gradableQuestion } from "../../domain/questions";
-import type { SubmissionStatus } from "../../domain/submissions";
+import { readSettings } from "../../domain/quiz-settings";
+import type { PresentedQuestion, SubmissionStatus } from "../../domain/submissions";
 import type { Database } from "../../env";
 import { ApiError, conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -22,6 +24,9 @@ export function serializeSubmission(row: SubmissionRow) {
     status: row.status,
     answers: row.answers,
     score: row.score,
+    deadline_at: row.deadlineAt,
+    graded_by: row.gradedBy,
+    questions: row.presented,
     points_earned: row.pointsEarned,
     points_possible: row.pointsPossible,
     feedback:
@@ -45,29 +50,61 @@ const attemptIntoEvent = (db: Database, submissionId: string) =>
         WHERE rowid = last_insert_rowid() AND json_extract(data, '$.object.id') = ${submissionId}`,
   );
 
-/** The answers, checked against the quiz's questions (domain/answers): 400 naming each bad answer. */
-function checkAnswers(answers: SubmittedAnswer[], quizQuestions: (typeof questions.$inferSelect)[]): void {
-  const errors = answerProblems(answers, quizQuestions.map(gradableQuestion));
+type QuestionRow = typeof questions.$inferSelect;
+
+/** The questions a submission presents: those it drew, else (created before draws were stored) all. */
+export function presentedQuestions<Q extends { id: string }>(quizQuestions: Q[], presented: PresentedQuestion[] | null): Q[] {
+  if (presented === null) return quizQuestions;
+  const byId = new Map(quizQuestions.map((q) => [q.id, q]));
+  return presented.flatMap((p) => byId.get(p.question_id) ?? []);
+}
+
+/**
+ * The answers, checked against the questions the submission presents (domain/answers): 400
+ * naming each bad answer; an answer to a question not presented is one.
+ */
+function checkAnswers(answers: SubmittedAnswer[], shown: QuestionRow[]): void {
+  const errors = answerProblems(answers, shown.map(gradableQuestion));
   if (errors.length > 0) throw validationFailed(errors);
 }
 
+const optionIdsOf = (q: QuestionRow) =>
+  Array.isArray(q.definition.options) ? (q.definition.options as { id: string }[]).map((o) => o.id) : undefined;
+
+const notAvailable = () =>
+  conflict("quiz_not_available", "The quiz is not open for submissions now (settings.available_from/until).");
+const deadlinePassed = () => conflict("deadline_passed", "The submission's deadline has passed; its answers are final.");
+
 export async function createSubmission(db: Database, quizId: string, input: { user_id: string; answers: SubmittedAnswer[] }) {
-  const [quizRows, questionRows, userRows] = await db.batch([
+  const [quizRows, questionRows, userRows, extraRows] = await db.batch([
     db.select({ settings: quizzes.settings }).from(quizzes).where(eq(quizzes.id, quizId)),
-    db.select().from(questions).where(eq(questions.quizId, quizId)),
+    db.select().from(questions).where(eq(questions.quizId, quizId)).orderBy(asc(questions.position)),
     db
       .select({ id: users.id })
       .from(users)
       .where(and(eq(users.id, input.user_id), isNull(users.deletedAt))),
+    db
+      .select()
+      .from(accommodations)
+      .where(and(eq(accommodations.quizId, quizId), eq(accommodations.userId, input.user_id))),
   ]);
   const quiz = quizRows[0];
   if (!quiz) throw notFound("Quiz");
   if (userRows.length === 0) throw validationFailed([{ path: "user_id", message: "No such user." }]);
-  checkAnswers(input.answers, questionRows);
+  const settings = readSettings(quiz.settings);
+  const nowMs = Date.now();
+  const now = isoNow(nowMs);
+  if (!isAvailable(settings, now)) throw notAvailable();
+  // The draw and the order are fixed now, from a fresh seed, and stored with the submission.
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0] ?? 0;
+  const drawable = questionRows.map((q) => ({ id: q.id, pool: q.pool, options: optionIdsOf(q) }));
+  const presented = presentQuestions(drawable, settings, seed);
+  checkAnswers(input.answers, presentedQuestions(questionRows, presented));
 
-  const now = isoNow();
+  const extra = extraRows[0];
   const id = newId("submission");
-  const maxAttempts = quiz.settings.max_attempts;
+  const maxAttempts = allowedAttempts(settings.max_attempts, extra?.extraAttempts ?? 0);
+  const deadlineAt = deadlineFor(settings, nowMs, extra?.extraTimeSeconds ?? 0);
   const row: SubmissionRow = {
     id,
     quizId,
@@ -82,6 +119,9 @@ export async function createSubmission(db: Database, quizId: string, input: { us
     feedback: null,
     results: null,
     gradeToken: null,
+    deadlineAt,
+    gradedBy: null,
+    presented,
     createdAt: now,
     updatedAt: now,
     gradedAt: null,
@@ -94,8 +134,9 @@ export async function createSubmission(db: Database, quizId: string, input: { us
       statement(
         db,
         sql`
-    INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, created_at, updated_at)
-    SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)}, ${now}, ${now}
+    INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, deadline_at, presented, created_at, updated_at)
+    SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)}, ${deadlineAt},
+      ${JSON.stringify(presented)}, ${now}, ${now}
     FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${input.user_id}
     HAVING ${maxAttempts} IS NULL OR count(*) < ${maxAttempts}
     RETURNING attempt`,
@@ -131,13 +172,24 @@ export async function replaceAnswers(db: Database, id: string, answers: Submitte
   const current = subRows[0];
   if (!current) throw notFound("Submission");
   if (current.status !== "open") throw gradedConflict();
-  checkAnswers(answers, questionRows);
+  const now = isoNow();
+  if (current.deadlineAt !== null && now >= current.deadlineAt) throw deadlinePassed();
+  checkAnswers(answers, presentedQuestions(questionRows, current.presented));
   const [row] = await db
     .update(submissions)
-    .set({ answers, answersRevision: sql`${submissions.answersRevision} + 1`, updatedAt: isoNow() })
-    .where(and(eq(submissions.id, id), eq(submissions.status, "open")))
+    .set({ answers, answersRevision: sql`${submissions.answersRevision} + 1`, updatedAt: now })
+    .where(
+      and(
+        eq(submissions.id, id),
+        eq(submissions.status, "open"),
+        sql`(${submissions.deadlineAt} IS NULL OR ${submissions.deadlineAt} > ${now})`,
+      ),
+    )
     .returning();
-  if (!row) throw gradedConflict();
+  if (!row) {
+    const [after] = await db.select({ status: submissions.status }).from(submissions).where(eq(submissions.id, id));
+    throw after?.status === "open" ? deadlinePassed() : gradedConflict();
+  }
   return serializeSubmission(row);
 }
 

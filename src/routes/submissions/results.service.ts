@@ -1,0 +1,96 @@
+import { eq, sql } from "drizzle-orm";
+import { questionVersions, quizzes, submissions } from "../../db/schema";
+import { allowedAttempts } from "../../domain/attempts";
+import { type AnswerResult, correctAnswerOf } from "../../domain/grading";
+import { gradableQuestion } from "../../domain/questions";
+import { readSettings } from "../../domain/quiz-settings";
+import { resultsRevealKeys, withAnswerKey } from "../../domain/reveal";
+import type { Database } from "../../env";
+import { notFound } from "../../lib/errors";
+import { isoNow } from "../../lib/time";
+import { gradeResponse, type StoredAnswerResult } from "./grade.service";
+
+type QuestionVersionRow = typeof questionVersions.$inferSelect;
+
+/**
+ * The graded submission with per-answer detail: responses from the stored answers; type,
+ * feedback, explanation and key from the question version each answer was graded against
+ * (one round trip: the versions are found through the results' references). The key only
+ * where the quiz shows it.
+ */
+export async function getResults(db: Database, id: string, scopes: readonly string[]) {
+  const graded = sql`(SELECT results FROM submissions WHERE id = ${id})`;
+  const [rows, versions] = await db.batch([
+    db
+      .select({
+        submission: submissions,
+        settings: quizzes.settings,
+        gradedAttempts: sql<number>`coalesce((SELECT attempts FROM grades
+          WHERE grades.quiz_id = submissions.quiz_id AND grades.user_id = submissions.user_id), 0)`.mapWith(Number),
+        extraAttempts: sql<number>`coalesce((SELECT extra_attempts FROM accommodations
+          WHERE accommodations.quiz_id = submissions.quiz_id AND accommodations.user_id = submissions.user_id), 0)`.mapWith(
+          Number,
+        ),
+      })
+      .from(submissions)
+      .innerJoin(quizzes, eq(quizzes.id, submissions.quizId))
+      .where(eq(submissions.id, id)),
+    db
+      .select()
+      .from(questionVersions)
+      .where(
+        sql`(${questionVersions.questionId}, ${questionVersions.version}) IN (
+          SELECT json_extract(value, '$.question_id'), json_extract(value, '$.version') FROM json_each(${graded}))`,
+      ),
+  ]);
+  const row = rows[0];
+  if (!row) throw notFound("Submission");
+  const { submission } = row;
+  const settings = readSettings(row.settings);
+  const reveal = resultsRevealKeys(scopes, {
+    policy: settings.show_correct_answers,
+    now: isoNow(),
+    gradedAttempts: row.gradedAttempts,
+    allowedAttempts: allowedAttempts(settings.max_attempts, row.extraAttempts),
+    availableUntil: settings.available_until,
+    deadlineAt: submission.deadlineAt,
+  });
+  const byRef = new Map(versions.map((v) => [`${v.questionId}#${v.version}`, v]));
+  const responses = new Map(submission.answers.map((a) => [a.question_id, a.response]));
+  const answers = ((submission.results ?? []) as (StoredAnswerResult | LegacyAnswerResult)[]).map((entry) => {
+    if ("type" in entry) {
+      // Graded before results referenced versions: the entry holds its own copies.
+      const { correct_answer, ...answer } = entry;
+      return withAnswerKey(answer, reveal, () => correct_answer);
+    }
+    return answerResult(entry, byRef.get(`${entry.question_id}#${entry.version}`), responses.get(entry.question_id), reveal);
+  });
+  return {
+    ...gradeResponse(submission),
+    quiz_id: submission.quizId,
+    user_id: submission.userId,
+    graded_by: submission.gradedBy ?? "request",
+    answers,
+  };
+}
+
+type LegacyAnswerResult = AnswerResult;
+
+function answerResult(entry: StoredAnswerResult, version: QuestionVersionRow | undefined, response: unknown, reveal: boolean) {
+  // Versions are never deleted (the migration that introduced them copied every question).
+  if (!version) throw new Error(`question version ${entry.question_id}#${entry.version} is missing`);
+  const question = gradableQuestion({ ...version, id: version.questionId });
+  const feedback = entry.correct ? question.feedback.correct : question.feedback.incorrect;
+  const answer = {
+    question_id: entry.question_id,
+    question_version: entry.version,
+    type: question.type,
+    response: response === undefined ? null : response,
+    correct: entry.correct,
+    points_earned: entry.points_earned,
+    points_possible: entry.points_possible,
+    feedback: feedback ?? null,
+    explanation: question.explanation ?? null,
+  };
+  return withAnswerKey(answer, reveal, () => correctAnswerOf(question));
+}

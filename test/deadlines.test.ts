@@ -1,0 +1,276 @@
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { DEADLINE_CHUNK, type EventsMessage } from "../src/events/messages";
+import worker from "../src/index";
+import { countingEnv } from "./binding-counter";
+import { call } from "./helpers";
+
+/**
+ * Grading at deadlines (CONTRACT §8): the cron (scheduled handler) hands overdue open submissions
+ * to the real local queue, whose consumer grades each exactly once alongside racing grade calls,
+ * marked graded_by "deadline", in invocations whose D1 calls are bounded however large the backlog.
+ */
+
+const QUEUE = "quiz-api-events";
+/** The consumer's max_batch_size (wrangler.toml): the most messages one invocation receives. */
+const MAX_BATCH = 10;
+/** D1 round trips a grade takes when nothing races it: one batch to read, one to write. */
+const D1_PER_GRADE = 2;
+/** Workers' limit on D1 queries per invocation (paid plan). */
+const D1_PER_INVOCATION_LIMIT = 1000;
+
+const TF = [
+  { type: "true_false", prompt: "One?", correct: true },
+  { type: "true_false", prompt: "Two?", correct: false },
+];
+
+async function quizAndUser() {
+  const quiz = await call("/v1/quizzes", {
+    body: { title: `Timed ${crypto.randomUUID()}`, questions: TF, settings: { time_limit_seconds: 60 } },
+  });
+  expect(quiz.status, quiz.text).toBe(201);
+  const user = await call("/v1/users", { body: { name: "Ada", email: `${crypto.randomUUID()}@example.com` } });
+  expect(user.status, user.text).toBe(201);
+  return { quizId: quiz.json.id as string, questionIds: quiz.json.question_ids as string[], userId: user.json.id as string };
+}
+
+/** Moves a submission's deadline into the past, as the passing of its time limit would. */
+const expire = (id: string, msAgo = 1000) =>
+  env.DB.prepare("UPDATE submissions SET deadline_at = ? WHERE id = ?")
+    .bind(new Date(Date.now() - msAgo).toISOString(), id)
+    .run();
+
+const row = <T>(query: string, ...values: unknown[]) =>
+  env.DB.prepare(query)
+    .bind(...values)
+    .first<T>();
+
+const gradedEventsOf = async (submissionId: string) =>
+  (await row<{ n: number }>(
+    "SELECT count(*) AS n FROM events WHERE type = 'submission.graded' AND json_extract(data, '$.object.id') = ?",
+    submissionId,
+  ))!.n;
+
+/** The queue binding as is, noting each message body sent through it (every send still reaches the queue). */
+function noting(queue: Queue) {
+  const sent: EventsMessage[] = [];
+  const wrapped = new Proxy(queue, {
+    get(target, prop) {
+      if (prop === "sendBatch")
+        return (messages: MessageSendRequest<EventsMessage>[], options?: QueueSendBatchOptions) => {
+          sent.push(...messages.map((m) => m.body));
+          return target.sendBatch(messages, options);
+        };
+      if (prop === "send")
+        return (body: EventsMessage, options?: QueueSendOptions) => {
+          sent.push(body);
+          return target.send(body, options);
+        };
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { queue: wrapped, sent };
+}
+
+const deadlineMessages = (sent: EventsMessage[]) =>
+  sent.filter((m): m is Extract<EventsMessage, { kind: "deadline" }> => m.kind === "deadline");
+
+async function runCron(runEnv: Env) {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: Date.now() }), runEnv, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+/** Delivers the messages to the consumer as the queue does, in one invocation; all must be acknowledged. */
+async function consume(runEnv: Env, bodies: EventsMessage[]) {
+  const batch = createMessageBatch(
+    QUEUE,
+    bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, runEnv, ctx);
+  const result = await getQueueResult(batch, ctx);
+  expect(result.retryMessages).toEqual([]);
+  expect(result.explicitAcks.length).toBe(bodies.length);
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("grading at deadlines", () => {
+  it("the cron hands an overdue open submission to the queue, whose consumer grades it: graded_by deadline, one submission.graded", async () => {
+    const { quizId, questionIds, userId } = await quizAndUser();
+    const answers = [{ question_id: questionIds[0], response: true }];
+    const make = async () => {
+      const res = await call(`/v1/quizzes/${quizId}/submissions`, { body: { user_id: userId, answers } });
+      expect(res.status, res.text).toBe(201);
+      return res.json.id as string;
+    };
+    const [overdue, due, graded] = [await make(), await make(), await make()];
+    await expire(overdue);
+    await call(`/v1/submissions/${graded}/grade`, { method: "POST" });
+    await expire(graded);
+
+    const noted = noting(env.EVENTS_QUEUE);
+    await runCron({ ...env, EVENTS_QUEUE: noted.queue });
+    const handed = deadlineMessages(noted.sent).flatMap((m) => m.submission_ids);
+    expect(handed).toContain(overdue);
+    expect(handed).not.toContain(due);
+    expect(handed).not.toContain(graded);
+
+    // The real consumer of the local queue grades it.
+    await until(
+      async () => (await row<{ status: string }>("SELECT status FROM submissions WHERE id = ?", overdue))?.status === "graded",
+      "the deadline grade",
+    );
+    const got = await call(`/v1/submissions/${overdue}`);
+    expect(got.json).toMatchObject({ status: "graded", graded_by: "deadline", score: 50, points_earned: 1, points_possible: 2 });
+    expect(await gradedEventsOf(overdue)).toBe(1);
+    const results = await call(`/v1/submissions/${overdue}/results`);
+    expect(results.json.graded_by).toBe("deadline");
+    expect((await call(`/v1/submissions/${due}`)).json.status).toBe("open");
+    // The event recorded by the consumer is dispatched like a request's, not left to the sweep.
+    const event = await call(`/v1/events?type=submission.graded&limit=100`);
+    const mine = event.json.events.find((e: { data: { object: { id: string } } }) => e.data.object.id === overdue);
+    expect(mine?.data.object.graded_by).toBe("deadline");
+    await until(
+      async () => (await row<{ d: string | null }>("SELECT dispatched_at AS d FROM events WHERE id = ?", mine.id))?.d != null,
+      "the event's dispatch",
+      30_000,
+    );
+  });
+
+  it("exactly once while grade calls race the consumer and the cron, over many trials", async () => {
+    const TRIALS = 20;
+    const { quizId, questionIds, userId } = await quizAndUser();
+    const byWinner = { request: 0, deadline: 0 };
+    for (let trial = 1; trial <= TRIALS; trial++) {
+      const res = await call(`/v1/quizzes/${quizId}/submissions`, {
+        body: { user_id: userId, answers: [{ question_id: questionIds[trial % 2], response: trial % 3 === 0 }] },
+      });
+      expect(res.status, res.text).toBe(201);
+      const id = res.json.id as string;
+      await expire(id);
+      const grades = [
+        call(`/v1/submissions/${id}/grade`, { method: "POST" }),
+        call(`/v1/submissions/${id}/grade`, { method: "POST" }),
+      ];
+      await Promise.all([
+        consume(env, [{ kind: "deadline", submission_ids: [id] }]),
+        consume(env, [{ kind: "deadline", submission_ids: [id] }]),
+        runCron(env),
+        ...grades,
+      ]);
+      const answered = await Promise.all(grades);
+      const stored = await call(`/v1/submissions/${id}`);
+      expect(stored.json.status).toBe("graded");
+      for (const graded of answered) {
+        expect(graded.status, graded.text).toBe(200);
+        expect(graded.json.graded_at).toBe(stored.json.graded_at);
+        expect(graded.json.score).toBe(stored.json.score);
+      }
+      byWinner[stored.json.graded_by as "request" | "deadline"] += 1;
+      expect(await gradedEventsOf(id)).toBe(1);
+      const kept = await row<{ attempts: number }>(
+        "SELECT attempts FROM grades WHERE quiz_id = ? AND user_id = ?",
+        quizId,
+        userId,
+      );
+      expect(kept?.attempts).toBe(trial);
+    }
+    const stats = await row<{ total_attempts: number }>("SELECT total_attempts FROM quiz_stats WHERE quiz_id = ?", quizId);
+    expect(stats?.total_attempts).toBe(TRIALS);
+    expect(byWinner.request + byWinner.deadline).toBe(TRIALS);
+  });
+
+  it("works through a backlog of 5 000 overdue submissions in bounded invocations, picking up where it left off", async () => {
+    const BACKLOG = 5000;
+    const { quizId, questionIds, userId } = await quizAndUser();
+    // The end of a large exam: 5 000 open submissions past their deadlines (one user's attempts
+    // 1..5000, so the kept grade counts them all), inserted straight into D1.
+    const answers = JSON.stringify([{ question_id: questionIds[0], response: true }]);
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+       INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, deadline_at, created_at, updated_at)
+       SELECT printf('sub_backlog%015d', i), ?, ?, i, 'open', ?,
+         strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('-%d seconds', 120 + i)),
+         strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')
+       FROM n`,
+    )
+      .bind(BACKLOG, quizId, userId, answers)
+      .run();
+    const ours = (id: string) => id.startsWith("sub_backlog");
+
+    // One cron invocation: one D1 read of the overdue ids (the sweep adds its own few calls).
+    const counted = countingEnv(env);
+    const noted = noting(env.EVENTS_QUEUE);
+    await runCron({ ...counted.env, EVENTS_QUEUE: noted.queue });
+    const overdueReads = counted.log.filter((c) => c.detail.includes("FROM submissions"));
+    expect(overdueReads).toHaveLength(1);
+    expect(counted.counts.d1).toBeLessThanOrEqual(6);
+    const messages = deadlineMessages(noted.sent).filter((m) => m.submission_ids.every(ours));
+    expect(messages.every((m) => m.submission_ids.length <= DEADLINE_CHUNK)).toBe(true);
+    expect(new Set(messages.flatMap((m) => m.submission_ids)).size).toBe(BACKLOG);
+    // Oldest deadline first.
+    expect(messages[0]?.submission_ids[0]).toBe(`sub_backlog${String(BACKLOG).padStart(15, "0")}`);
+
+    // Consumer invocations of the largest batch the queue delivers, counted: the newest half of
+    // the backlog (the real consumer works from the oldest), so these grade for real.
+    let most = 0;
+    const half = messages.slice(messages.length / 2);
+    for (let i = 0; i < half.length; i += MAX_BATCH) {
+      counted.reset();
+      await consume(counted.env, half.slice(i, i + MAX_BATCH));
+      most = Math.max(most, counted.counts.d1);
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(MAX_BATCH * DEADLINE_CHUNK * D1_PER_GRADE);
+    expect(most).toBeLessThan(D1_PER_INVOCATION_LIMIT);
+
+    // A later run hands over only what is still open: it picks up where the last left off.
+    const gradedBefore = new Set(
+      (
+        await env.DB.prepare("SELECT id FROM submissions WHERE quiz_id = ? AND status = 'graded'")
+          .bind(quizId)
+          .all<{ id: string }>()
+      ).results.map((r) => r.id),
+    );
+    expect(gradedBefore.size).toBeGreaterThanOrEqual(BACKLOG / 2);
+    const again = noting(env.EVENTS_QUEUE);
+    await runCron({ ...env, EVENTS_QUEUE: again.queue });
+    const handedAgain = deadlineMessages(again.sent)
+      .flatMap((m) => m.submission_ids)
+      .filter(ours);
+    expect(handedAgain.filter((id) => gradedBefore.has(id))).toEqual([]);
+
+    // Everything ends graded exactly once, by the deadline, each with its event.
+    const graded = async () =>
+      (await row<{ n: number }>("SELECT count(*) AS n FROM submissions WHERE quiz_id = ? AND status = 'graded'", quizId))!.n;
+    await until(async () => (await graded()) === BACKLOG, "the backlog to be graded", 120_000);
+    const summary = await row<{ deadline: number; events: number }>(
+      `SELECT (SELECT count(*) FROM submissions WHERE quiz_id = ?1 AND graded_by = 'deadline') AS deadline,
+              (SELECT count(*) FROM events WHERE type = 'submission.graded' AND json_extract(data, '$.object.quiz_id') = ?1) AS events`,
+      quizId,
+    );
+    expect(summary).toEqual({ deadline: BACKLOG, events: BACKLOG });
+    const kept = await call(`/v1/quizzes/${quizId}/grades`);
+    expect(kept.json.grades).toEqual([
+      { quiz_id: quizId, user_id: userId, attempts: BACKLOG, kept_score: 50, policy: "highest" },
+    ]);
+    const stats = await row<{ total_attempts: number }>("SELECT total_attempts FROM quiz_stats WHERE quiz_id = ?", quizId);
+    expect(stats?.total_attempts).toBe(BACKLOG);
+  }, 300_000);
+});
