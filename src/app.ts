@@ -5,7 +5,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import pkg from "../package.json";
 import { takeRecordedEvents } from "./db/outbox";
-import { enqueueEvents } from "./events/messages";
+import { dispatchRecorded } from "./events/subscribers";
 import { config } from "./lib/config";
 import { createRouter, jsonResponse } from "./lib/openapi";
 import { openApiDocument } from "./lib/openapi-document";
@@ -74,9 +74,10 @@ app.use(async (c, next) => {
   c.set("db", db);
   await next();
   // The outbox: events this request's batches recorded go to the delivery queue after the
-  // response, so delivery never slows the request (the cron sweeps up what this misses).
+  // response, so delivery never slows the request; only those an endpoint subscribes to
+  // (events/subscribers.ts); the cron sweeps up what this misses.
   const recorded = takeRecordedEvents(db);
-  if (recorded.length > 0 && c.res.status < 400) afterResponse(c, enqueueEvents(c.env, recorded));
+  if (recorded.length > 0 && c.res.status < 400) afterResponse(c, dispatchRecorded(c.env, db, recorded));
   // The contract's media type names the charset; Hono's c.json leaves it out.
   if (c.res.headers.get("content-type") === "application/json")
     c.res.headers.set("content-type", "application/json; charset=utf-8");

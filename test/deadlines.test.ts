@@ -119,6 +119,11 @@ describe("grading at deadlines", () => {
       expect(res.status, res.text).toBe(201);
       return res.json.id as string;
     };
+    // An endpoint wants submission.graded, so the consumer hands its events straight to the queue.
+    const endpoint = await call("/v1/webhook-endpoints", {
+      body: { url: `${env.WEBHOOK_RECEIVER_URL}/hook/ok-deadline-${Date.now().toString(36)}`, events: ["submission.graded"] },
+    });
+    expect(endpoint.status, endpoint.text).toBe(201);
     const [overdue, due, graded] = [await make(), await make(), await make()];
     await expire(overdue);
     await call(`/v1/submissions/${graded}/grade`, { method: "POST" });
@@ -142,7 +147,7 @@ describe("grading at deadlines", () => {
     const results = await call(`/v1/submissions/${overdue}/results`);
     expect(results.json.graded_by).toBe("deadline");
     expect((await call(`/v1/submissions/${due}`)).json.status).toBe("open");
-    // The event recorded by the consumer is dispatched like a request's, not left to the sweep.
+    // The event recorded by the consumer is dispatched as a request's is, not left to the sweep.
     const event = await call(`/v1/events?type=submission.graded&limit=100`);
     const mine = event.json.events.find((e: { data: { object: { id: string } } }) => e.data.object.id === overdue);
     expect(mine?.data.object.graded_by).toBe("deadline");
@@ -237,7 +242,8 @@ describe("grading at deadlines", () => {
       most = Math.max(most, counted.counts.d1);
     }
     expect(most).toBeGreaterThan(0);
-    expect(most).toBeLessThanOrEqual(MAX_BATCH * DEADLINE_CHUNK * D1_PER_GRADE);
+    // Plus one read of the endpoints' subscriptions, to dispatch the events the grades recorded.
+    expect(most).toBeLessThanOrEqual(MAX_BATCH * DEADLINE_CHUNK * D1_PER_GRADE + 1);
     expect(most).toBeLessThan(D1_PER_INVOCATION_LIMIT);
 
     // A later run hands over only what is still open: it picks up where the last left off.

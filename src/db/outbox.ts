@@ -31,8 +31,14 @@ export interface EventInput {
  */
 export type EventCondition = "always" | "after-change" | SQL;
 
-/** The ids of the events each request's batches carry, handed to the queue after the response. */
-const recorded = new WeakMap<Database, string[]>();
+/** An event a request's batch carries: handed to the queue after the response if anyone wants it. */
+export interface RecordedEvent {
+  id: string;
+  type: string;
+}
+
+/** The events each request's batches carry. */
+const recorded = new WeakMap<Database, RecordedEvent[]>();
 
 /**
  * The outbox: a statement that writes the event, to be placed in the same D1 batch as the change
@@ -44,7 +50,7 @@ export function eventStatement(db: Database, input: EventInput, when: EventCondi
   const now = Date.now();
   const id = newId("event", now);
   const list = recorded.get(db) ?? [];
-  list.push(id);
+  list.push({ id, type: input.type });
   recorded.set(db, list);
   const previous = input.previous === undefined ? null : JSON.stringify(input.previous);
   const condition = when === "always" ? sql`1` : when === "after-change" ? sql`changes() = 1` : when;
@@ -56,8 +62,8 @@ export function eventStatement(db: Database, input: EventInput, when: EventCondi
   );
 }
 
-/** The event ids noted on this request's database handle since the last call; clears them. */
-export function takeRecordedEvents(db: Database): string[] {
+/** The events noted on this request's database handle since the last call; clears them. */
+export function takeRecordedEvents(db: Database): RecordedEvent[] {
   const list = recorded.get(db) ?? [];
   recorded.delete(db);
   return list;

@@ -3,7 +3,8 @@ import { takeRecordedEvents } from "../db/outbox";
 import type { Database } from "../env";
 import { logger } from "../lib/log";
 import { deliver, fanOut } from "./deliver";
-import { type DeadLetter, type EventsMessage, enqueueEvents } from "./messages";
+import type { DeadLetter, EventsMessage } from "./messages";
+import { dispatchRecorded } from "./subscribers";
 
 /**
  * The queue handler of this worker. Each message is handled on its own and acknowledged on its
@@ -39,8 +40,7 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, work: 
   );
   // Events the batch's work recorded (submission.graded at deadlines) go to the queue as a
   // request's do; the sweep hands over any this misses.
-  const recorded = takeRecordedEvents(db);
-  if (recorded.length > 0) await enqueueEvents(env, recorded);
+  await dispatchRecorded(env, db, takeRecordedEvents(db));
 }
 
 /**

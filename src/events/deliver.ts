@@ -112,7 +112,7 @@ async function record(
     );
   }
   await db.$client.batch(statements);
-  const disabledEvents = takeRecordedEvents(db);
+  const disabledEvents = takeRecordedEvents(db).map((event) => event.id);
 
   if (retryAt !== null && delay !== undefined) {
     const next: DeliveryMessage = { ...message, attempt: message.attempt + 1 };

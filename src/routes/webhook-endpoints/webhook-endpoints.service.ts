@@ -5,6 +5,7 @@ import type { Database } from "../../env";
 import { serializeEndpoint } from "../../events/endpoints";
 import { sealSecret } from "../../events/secrets";
 import { newSigningSecret } from "../../events/signature";
+import { forgetSubscriptions } from "../../events/subscribers";
 import { config } from "../../lib/config";
 import { conflict, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -50,6 +51,8 @@ export async function createEndpoint(
     updatedAt: now,
   };
   await db.insert(webhookEndpoints).values(row);
+  // This isolate hands the new endpoint's events to the queue from now on; others within 10 s.
+  forgetSubscriptions(db);
   return { ...serializeEndpoint(row), secret };
 }
 
@@ -94,6 +97,7 @@ export async function updateEndpoint(
     .where(eq(webhookEndpoints.id, id))
     .returning();
   if (!row) throw notFound("Webhook endpoint");
+  forgetSubscriptions(db);
   return serializeEndpoint(row);
 }
 
@@ -103,6 +107,7 @@ export async function deleteEndpoint(db: Database, id: string) {
     db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
   ]);
   if (deleted.length === 0) throw notFound("Webhook endpoint");
+  forgetSubscriptions(db);
 }
 
 /**
