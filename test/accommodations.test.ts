@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectProblem, seedApiKey } from "./helpers";
 
@@ -171,5 +172,19 @@ describe("DELETE /v1/quizzes/{id}/accommodations/{user_id}", () => {
     expect((await put(quiz, user, { extra_attempts: 3 })).status).toBe(200);
     expectProblem(await call(path(quiz, user), { method: "DELETE", auth: readOnlyKey }), 403, "insufficient_scope");
     expect((await call(path(quiz))).json.accommodations).toHaveLength(1);
+  });
+});
+
+describe("DELETE /v1/quizzes/{id}", () => {
+  it("deletes the quiz's accommodations with it, and no other quiz's", async () => {
+    const [quiz, other, user] = await Promise.all([newQuiz(), newQuiz(), newUser()]);
+    expect((await put(quiz, user, { extra_attempts: 1 })).status).toBe(200);
+    expect((await put(other, user, { extra_attempts: 2 })).status).toBe(200);
+    const deleted = await call(`/v1/quizzes/${quiz}`, { method: "DELETE" });
+    expect(deleted.status, deleted.text).toBe(204);
+    const left = await env.DB.prepare("SELECT quiz_id FROM accommodations WHERE user_id = ?")
+      .bind(user)
+      .all<{ quiz_id: string }>();
+    expect(left.results.map((r) => r.quiz_id)).toEqual([other]);
   });
 });

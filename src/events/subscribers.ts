@@ -44,6 +44,8 @@ async function currentView(db: Database, nowMs: number): Promise<View> {
  */
 export async function dispatchRecorded(env: Env, db: Database, recorded: readonly RecordedEvent[]): Promise<void> {
   if (recorded.length === 0) return;
+  // The next task: by then the response is on its way (waitUntil work never delays it).
+  await new Promise((resolve) => setTimeout(resolve, 0));
   // Without a view (D1 did not answer), every event goes: the consumer finds who wants it.
   const view = await currentView(db, Date.now()).catch(() => undefined);
   const wanted = view ? recorded.filter((event) => view.subscriptions.some((types) => subscribes(types, event.type))) : recorded;

@@ -162,6 +162,10 @@ export async function deleteQuiz(db: Database, id: string) {
         prepared(db, db.delete(quizzes).where(unchangedSince(read))),
         eventStatement(db, { type: "quiz.deleted", object: serializeQuiz(read.quiz, read.questionCount) }, "after-change"),
         statement(db, sql`DELETE FROM quiz_stats WHERE quiz_id = ${id} AND NOT EXISTS (SELECT 1 FROM quizzes WHERE id = ${id})`),
+        statement(
+          db,
+          sql`DELETE FROM accommodations WHERE quiz_id = ${id} AND NOT EXISTS (SELECT 1 FROM quizzes WHERE id = ${id})`,
+        ),
       ])
       .catch((error: unknown) => {
         // A submission created since the check holds a foreign key to the quiz.
