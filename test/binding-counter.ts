@@ -155,3 +155,22 @@ export function countingEnv(env: Env): CountingEnv {
     },
   };
 }
+
+/**
+ * The queue binding as is, noting the body of each message sent through it: every send still
+ * reaches the real queue (and its real consumer); `sent` lists what was sent, in order.
+ */
+export function notingQueue<Body>(queue: Queue): { queue: Queue; sent: Body[] } {
+  const sent: Body[] = [];
+  const wrapped = forward(queue, {
+    sendBatch: (messages: MessageSendRequest<Body>[], options?: QueueSendBatchOptions) => {
+      sent.push(...messages.map((m) => m.body));
+      return queue.sendBatch(messages, options);
+    },
+    send: (body: Body, options?: QueueSendOptions) => {
+      sent.push(body);
+      return queue.send(body, options);
+    },
+  });
+  return { queue: wrapped, sent };
+}

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DEADLINE_CHUNK, type EventsMessage } from "../src/events/messages";
 import worker from "../src/index";
-import { countingEnv } from "./binding-counter";
+import { countingEnv, notingQueue } from "./binding-counter";
 import { call } from "./helpers";
 
 /**
@@ -58,27 +58,7 @@ const gradedEventsOf = async (submissionId: string) =>
     submissionId,
   ))!.n;
 
-/** The queue binding as is, noting each message body sent through it (every send still reaches the queue). */
-function noting(queue: Queue) {
-  const sent: EventsMessage[] = [];
-  const wrapped = new Proxy(queue, {
-    get(target, prop) {
-      if (prop === "sendBatch")
-        return (messages: MessageSendRequest<EventsMessage>[], options?: QueueSendBatchOptions) => {
-          sent.push(...messages.map((m) => m.body));
-          return target.sendBatch(messages, options);
-        };
-      if (prop === "send")
-        return (body: EventsMessage, options?: QueueSendOptions) => {
-          sent.push(body);
-          return target.send(body, options);
-        };
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { queue: wrapped, sent };
-}
+const noting = (queue: Queue) => notingQueue<EventsMessage>(queue);
 
 const deadlineMessages = (sent: EventsMessage[]) =>
   sent.filter((m): m is Extract<EventsMessage, { kind: "deadline" }> => m.kind === "deadline");

@@ -6,6 +6,7 @@ import type { Database } from "../src/env";
 import type { EventsMessage } from "../src/events/messages";
 import { sweepEvents } from "../src/events/sweep";
 import worker from "../src/index";
+import { notingQueue } from "./binding-counter";
 import { BASE, call, defaultKey } from "./helpers";
 
 /**
@@ -14,21 +15,7 @@ import { BASE, call, defaultKey } from "./helpers";
  * a stale view held back. Every send still reaches the real local queue.
  */
 
-function noting(queue: Queue) {
-  const sent: EventsMessage[] = [];
-  const wrapped = new Proxy(queue, {
-    get(target, prop) {
-      if (prop === "sendBatch")
-        return (messages: MessageSendRequest<EventsMessage>[], options?: QueueSendBatchOptions) => {
-          sent.push(...messages.map((m) => m.body));
-          return target.sendBatch(messages, options);
-        };
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { queue: wrapped, sent };
-}
+const noting = (queue: Queue) => notingQueue<EventsMessage>(queue);
 
 /** POST /v1/users through the worker with the noted queue, waiting for its after-response work. */
 async function createUser(runEnv: Env) {
