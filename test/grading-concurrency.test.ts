@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, seedApiKey } from "./helpers";
+import { expectItemAnalysisMatch, referenceItemAnalysis } from "./item-analysis-reference";
 import { expectQuizAnalyticsMatch, expectUserAnalyticsMatch, recomputeQuizAnalytics, recomputeUserAnalytics } from "./recompute";
 
 const SUBMISSIONS = 50;
@@ -104,6 +105,13 @@ describe("POST /v1/submissions/{id}/grade, concurrently", () => {
     expect(quizAnalytics.json).toMatchObject({ total_attempts: SUBMISSIONS, unique_users: USERS });
     expect(quizAnalytics.json.questions.map((q: any) => q.attempts)).toEqual(questionIds.map(() => SUBMISSIONS));
     expectQuizAnalyticsMatch(quizAnalytics.json, await recomputeQuizAnalytics(quizId));
+    // Item analysis too, for every submission and for each user's first: ten attempts per user
+    // graded at once make "first" change hands under the race.
+    for (const attempts of ["all", "first"] as const) {
+      const items = await call(`/v1/analytics/quiz/${quizId}/items?attempts=${attempts}`, { auth: setup });
+      expect(items.json.n).toBe(attempts === "all" ? SUBMISSIONS : USERS);
+      expectItemAnalysisMatch(items.json, await referenceItemAnalysis(quizId, attempts));
+    }
     for (const user of users) {
       const userAnalytics = await call(`/v1/analytics/user/${user}`, { auth: setup });
       expect(userAnalytics.json).toMatchObject({ total_attempts: SUBMISSIONS / USERS, quizzes_taken: 1 });

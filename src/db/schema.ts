@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { SubmittedAnswer } from "../domain/answers";
+import { ITEM_ATTEMPTS } from "../domain/item-analysis";
+import { JOB_STATUSES, JOB_TYPES } from "../domain/jobs";
 import { QUESTION_TYPES, type QuestionFeedback } from "../domain/questions";
 import type { QuizSettings } from "../domain/quiz-settings";
 import { type PresentedQuestion, SUBMISSION_STATUSES } from "../domain/submissions";
@@ -200,4 +202,96 @@ export const grades = sqliteTable(
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.quizId, t.userId] }), index("grades_user_idx").on(t.userId, t.quizId)],
+);
+
+/**
+ * Item analysis's sufficient statistics per quiz, population ("all" graded submissions or each
+ * user's "first") and question, kept in the grading batch and moved by regrades
+ * (docs/item-analysis.md). Micro-points; the sums of products are REAL, being past 2^63 at scale.
+ */
+export const itemStats = sqliteTable(
+  "item_stats",
+  {
+    quizId: text("quiz_id").notNull(),
+    attempts: text("attempts", { enum: ITEM_ATTEMPTS }).notNull(),
+    questionId: text("question_id").notNull(),
+    /** Submissions presented the question. */
+    n: integer("n").notNull().default(0),
+    sumX: integer("sum_x").notNull().default(0),
+    sumXx: real("sum_xx").notNull().default(0),
+    sumP: integer("sum_p").notNull().default(0),
+    sumT: integer("sum_t").notNull().default(0),
+    sumTt: real("sum_tt").notNull().default(0),
+    sumXt: real("sum_xt").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.quizId, t.attempts, t.questionId] })],
+);
+
+/** Per quiz and population: the submissions counted, Σt and Σt² of their total points (micro). */
+export const itemTotals = sqliteTable(
+  "item_totals",
+  {
+    quizId: text("quiz_id").notNull(),
+    attempts: text("attempts", { enum: ITEM_ATTEMPTS }).notNull(),
+    n: integer("n").notNull().default(0),
+    sumT: integer("sum_t").notNull().default(0),
+    sumTt: real("sum_tt").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.quizId, t.attempts] })],
+);
+
+/** How often each option of a choice question was chosen, per population. */
+export const itemOptionCounts = sqliteTable(
+  "item_option_counts",
+  {
+    quizId: text("quiz_id").notNull(),
+    attempts: text("attempts", { enum: ITEM_ATTEMPTS }).notNull(),
+    questionId: text("question_id").notNull(),
+    optionId: text("option_id").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.quizId, t.attempts, t.questionId, t.optionId] })],
+);
+
+/**
+ * Long work run through the jobs queue in bounded chunks. `cursor` is the last submission id a
+ * chunk finished; each chunk's batch moves it and stamps `chunk_token`, and its writes are
+ * conditioned on that stamp, so a redelivered chunk changes nothing and a failed one resumes.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    type: text("type", { enum: JOB_TYPES }).notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull(),
+    /** The scope that started it: only a credential holding it sees the job. */
+    scope: text("scope").notNull(),
+    quizId: text("quiz_id").notNull(),
+    params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    cursor: text("cursor"),
+    chunkToken: text("chunk_token"),
+    done: integer("done").notNull().default(0),
+    total: integer("total"),
+    /** Σ score before over the submissions considered (the mean before; the changes give the mean after). */
+    sumBefore: real("sum_before").notNull().default(0),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    error: text("error"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [index("jobs_unfinished_idx").on(t.updatedAt).where(sql`status IN ('queued', 'running')`)],
+);
+
+/** A regrade's per-submission changes (dry run or applied), listed by submission id. */
+export const jobChanges = sqliteTable(
+  "job_changes",
+  {
+    jobId: text("job_id").notNull(),
+    submissionId: text("submission_id").notNull(),
+    userId: text("user_id").notNull(),
+    scoreBefore: real("score_before").notNull(),
+    scoreAfter: real("score_after").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.submissionId] })],
 );

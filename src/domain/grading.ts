@@ -18,6 +18,8 @@ export interface AnswerResult {
   feedback: string | null;
   correct_answer: unknown;
   explanation: string | null;
+  /** The options chosen (choice types only). */
+  chosen?: string[];
 }
 
 export interface GradeResult {
@@ -120,6 +122,36 @@ export function pickFeedback(score: number, bands: FeedbackBand[]): string | nul
   return best === null ? null : best.message;
 }
 
+/** One question's grade in micro-points; a missing or ill-typed response earns nothing. */
+export function scoreAnswer(
+  question: GradableQuestion,
+  response: unknown,
+): { correct: boolean; earned: number; possible: number } {
+  const possible = toMicro(question.points);
+  const answered = response !== null && response !== undefined && isResponseValidFor(question, response);
+  return { ...(answered ? evaluate(question, response, possible) : { correct: false, earned: 0 }), possible };
+}
+
+/** The options a response chose, for the choice types (item analysis counts them); undefined for the others. */
+export function chosenOptions(question: GradableQuestion, response: unknown): string[] | undefined {
+  if (question.type !== "single_choice" && question.type !== "multiple_choice") return undefined;
+  if (response === null || response === undefined || !isResponseValidFor(question, response)) return [];
+  return typeof response === "string" ? [response] : [...new Set(response as string[])];
+}
+
+/** The score (a percentage in hundredths, rounded half up on the exact ratio) and feedback of a total. */
+export function totalOf(earnedMicro: number, possibleMicro: number, bands: FeedbackBand[]) {
+  const score = possibleMicro === 0 ? 0 : Number(divRoundHalfUp(BigInt(earnedMicro) * 10_000n, BigInt(possibleMicro))) / 100;
+  const earned = fromMicro(earnedMicro);
+  const possible = fromMicro(possibleMicro);
+  return {
+    score,
+    points_earned: earned,
+    points_possible: possible,
+    feedback: pickFeedback(score, bands) ?? pointsSentence(earned, possible, score),
+  };
+}
+
 export function gradeSubmission(questions: GradableQuestion[], answers: SubmittedAnswer[], bands: FeedbackBand[]): GradeResult {
   // Later entries overwrite earlier ones (last answer wins); ids of deleted
   // questions stay in the map but are never looked up.
@@ -129,13 +161,9 @@ export function gradeSubmission(questions: GradableQuestion[], answers: Submitte
   let earnedTotal = 0;
   let possibleTotal = 0;
   const results = questions.map((question): AnswerResult => {
-    const possible = toMicro(question.points);
     const raw = responses.get(question.id);
     const response = raw === undefined ? null : raw;
-    const { correct, earned } =
-      response !== null && isResponseValidFor(question, response)
-        ? evaluate(question, response, possible)
-        : { correct: false, earned: 0 };
+    const { correct, earned, possible } = scoreAnswer(question, response);
     earnedTotal += earned;
     possibleTotal += possible;
     const feedback = correct ? question.feedback.correct : question.feedback.incorrect;
@@ -149,17 +177,9 @@ export function gradeSubmission(questions: GradableQuestion[], answers: Submitte
       feedback: feedback ?? null,
       correct_answer: correctAnswerOf(question),
       explanation: question.explanation ?? null,
+      chosen: chosenOptions(question, response),
     };
   });
 
-  // Percentage in hundredths, rounded half up on the exact integer ratio.
-  const score = possibleTotal === 0 ? 0 : Number(divRoundHalfUp(BigInt(earnedTotal) * 10_000n, BigInt(possibleTotal))) / 100;
-
-  return {
-    score,
-    points_earned: fromMicro(earnedTotal),
-    points_possible: fromMicro(possibleTotal),
-    feedback: pickFeedback(score, bands) ?? pointsSentence(fromMicro(earnedTotal), fromMicro(possibleTotal), score),
-    answers: results,
-  };
+  return { ...totalOf(earnedTotal, possibleTotal, bands), answers: results };
 }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ITEM_ATTEMPTS } from "../../domain/item-analysis";
 import { idSchema } from "../../lib/ids";
 
 export const QuizAnalytics = z
@@ -41,3 +42,43 @@ export const UserAnalytics = z
     last_graded_at: z.string().datetime().nullable(),
   })
   .openapi("UserAnalytics");
+
+export const ItemAnalysisQuery = z.strictObject({
+  attempts: z.enum(ITEM_ATTEMPTS).default("all").openapi({
+    description: "`all`: every graded submission; `first`: each user's earliest-created graded submission.",
+  }),
+});
+
+export const ItemAnalysis = z
+  .object({
+    quiz_id: idSchema("quiz"),
+    attempts: z.enum(ITEM_ATTEMPTS),
+    n: z.number().int().openapi({ description: "Submissions counted." }),
+    mean_points: z.number().nullable().openapi({ description: "Mean total points earned; null when n is 0." }),
+    stddev_points: z.number().nullable().openapi({ description: "Population standard deviation of total points." }),
+    reliability: z.number().nullable().openapi({
+      description:
+        "Cronbach's alpha (KR-20 when every item is right/wrong); null when fewer than 2 items, the total does not vary, or the counted submissions were not all presented the same questions.",
+    }),
+    items: z
+      .array(
+        z.object({
+          question_id: idSchema("question"),
+          n: z.number().int().openapi({ description: "Submissions presented the question (unanswered counts as 0 points)." }),
+          difficulty: z
+            .number()
+            .nullable()
+            .openapi({ description: "Mean points earned ÷ points possible (0–1); null when n is 0." }),
+          discrimination: z.number().nullable().openapi({
+            description:
+              "Pearson correlation of the item's points with the rest of the total (total − item); null when either varies not at all.",
+          }),
+          options: z
+            .array(z.object({ option_id: z.string(), count: z.number().int() }))
+            .optional()
+            .openapi({ description: "Choice questions: how often each current option was chosen, zeros included." }),
+        }),
+      )
+      .openapi({ description: "The quiz's questions in order, then questions deleted after they were graded." }),
+  })
+  .openapi("ItemAnalysis");

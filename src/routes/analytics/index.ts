@@ -2,8 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idSchema } from "../../lib/ids";
 import { COMMON_ERRORS, createRouter, defineRoute, errorResponses, jsonResponse } from "../../lib/openapi";
-import { QuizAnalytics, UserAnalytics } from "./analytics.schemas";
+import { ItemAnalysis, ItemAnalysisQuery, QuizAnalytics, UserAnalytics } from "./analytics.schemas";
 import * as service from "./analytics.service";
+import * as items from "./items.service";
+
+export { type AnswerPoints, itemStatsOnGrade, itemStatsOnRegrade } from "./item-stats";
 
 const tags = ["Analytics"];
 
@@ -32,6 +35,22 @@ const getUserAnalytics = defineRoute({
   responses: { 200: jsonResponse(UserAnalytics, "The user's analytics."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
 
+const getItemAnalysis = defineRoute({
+  operationId: "getItemAnalysis",
+  method: "get",
+  path: "/quiz/{id}/items",
+  tags,
+  ...scoped("analytics:read"),
+  summary: "Item analysis of a quiz",
+  description:
+    "Difficulty, discrimination (corrected item–total correlation), Cronbach's alpha and option counts, over every graded submission or each user's first. Kept current from sufficient statistics at grade and regrade time: one query, whatever the number of submissions (docs/item-analysis.md).",
+  request: { params: z.object({ id: idSchema("quiz") }), query: ItemAnalysisQuery },
+  responses: { 200: jsonResponse(ItemAnalysis, "The quiz's item analysis."), ...errorResponses(400, 404, ...COMMON_ERRORS) },
+});
+
 export const analyticsRouter = createRouter()
   .openapi(getQuizAnalytics, async (c) => c.json(await service.quizAnalytics(c.var.db, c.req.valid("param").id), 200))
+  .openapi(getItemAnalysis, async (c) =>
+    c.json(await items.itemAnalysis(c.var.db, c.req.valid("param").id, c.req.valid("query").attempts), 200),
+  )
   .openapi(getUserAnalytics, async (c) => c.json(await service.userAnalytics(c.var.db, c.req.valid("param").id), 200));

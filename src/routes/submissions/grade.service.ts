@@ -11,6 +11,7 @@ import type { GradedBy } from "../../domain/submissions";
 import type { Database } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
+import { type AnswerPoints, itemStatsOnGrade } from "../analytics";
 import { keepGrade } from "../grades";
 import { presentedQuestions, type SubmissionRow, serializeSubmission } from "./submissions.service";
 
@@ -25,6 +26,8 @@ export interface StoredAnswerResult {
   correct: boolean;
   points_earned: number;
   points_possible: number;
+  /** The options chosen, for choice questions (item analysis counts them). */
+  chosen?: string[];
 }
 
 /** How often a grade re-reads a submission whose answers changed between its read and its claim. */
@@ -93,6 +96,7 @@ async function tryGrade(db: Database, id: string, by: GradedBy) {
     correct: a.correct,
     points_earned: a.points_earned,
     points_possible: a.points_possible,
+    ...(a.chosen === undefined ? {} : { chosen: a.chosen }),
   }));
   const now = isoNow();
   const token = crypto.randomUUID();
@@ -134,6 +138,12 @@ async function tryGrade(db: Database, id: string, by: GradedBy) {
         max_score = max(max_score, ${x}),
         last_graded_at = max(coalesce(last_graded_at, ''), ${now})`,
     ...questionStatsStatements(quizId, result.answers, won),
+    ...itemStatsOnGrade(
+      { quizId, userId, attempt: submission.attempt },
+      answerPoints(stored),
+      toMicro(result.points_earned),
+      won,
+    ),
     keepGrade({ quizId, userId, attempt: submission.attempt, score: x, at: now }, won),
   ];
   const graded: SubmissionRow = {
@@ -168,6 +178,16 @@ async function tryGrade(db: Database, id: string, by: GradedBy) {
   if (!now_) throw notFound("Submission");
   if (now_.status === "open") return "answers_changed" as const;
   return gradeResponse(now_);
+}
+
+/** A graded submission's stored results in item analysis's terms (micro-points). */
+export function answerPoints(results: readonly StoredAnswerResult[]): AnswerPoints[] {
+  return results.map((a) => ({
+    question_id: a.question_id,
+    x: toMicro(a.points_earned),
+    p: toMicro(a.points_possible),
+    ...(a.chosen === undefined ? {} : { chosen: a.chosen }),
+  }));
 }
 
 function questionStatsStatements(quizId: string, answers: AnswerResult[], won: SQL): SQL[] {
