@@ -22,11 +22,13 @@ import { apiKeysRouter } from "./routes/api-keys";
 import { authRouter } from "./routes/auth";
 import { eventsRouter } from "./routes/events";
 import { quizGradesRouter, userGradesRouter } from "./routes/grades";
+import { jobsRouter } from "./routes/jobs";
 import { oauthRouter } from "./routes/oauth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
 import { problemsRouter } from "./routes/problems";
 import { questionsRouter } from "./routes/questions";
 import { quizzesRouter } from "./routes/quizzes";
+import { regradeRouter } from "./routes/regrade";
 import { quizSubmissionsRouter, submissionsRouter, userSubmissionsRouter } from "./routes/submissions";
 import { usersRouter } from "./routes/users";
 import { webhookEndpointsRouter } from "./routes/webhook-endpoints";
@@ -37,6 +39,7 @@ const v1 = createRouter()
   .route("/quizzes", questionsRouter)
   .route("/quizzes", quizSubmissionsRouter)
   .route("/quizzes", accommodationsRouter)
+  .route("/quizzes", regradeRouter)
   .route("/users", usersRouter)
   .route("/users", userSubmissionsRouter)
   .route("/quizzes", quizGradesRouter)
@@ -46,6 +49,7 @@ const v1 = createRouter()
   .route("/auth", authRouter)
   .route("/api-keys", apiKeysRouter)
   .route("/oauth-clients", oauthClientsRouter)
+  .route("/jobs", jobsRouter)
   .route("/events", eventsRouter)
   .route("/webhook-endpoints", webhookEndpointsRouter);
 

@@ -22,6 +22,21 @@ export interface AnswerResult {
   chosen?: string[];
 }
 
+/**
+ * What a graded submission keeps per answer: a reference to the question version it was graded
+ * against and the points, never copies of keys, feedback or explanations (those are in
+ * question_versions, once per version), so the row's size is bounded by the answers alone.
+ */
+export interface StoredAnswerResult {
+  question_id: string;
+  version: number;
+  correct: boolean;
+  points_earned: number;
+  points_possible: number;
+  /** The options chosen, for choice questions (item analysis counts them). */
+  chosen?: string[];
+}
+
 export interface GradeResult {
   score: number;
   points_earned: number;

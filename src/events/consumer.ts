@@ -12,14 +12,16 @@ import { dispatchRecorded } from "./subscribers";
  * too), and after max_retries the platform moves it to the dead-letter queue. The messages of a
  * batch run concurrently, so a receiver that hangs for its 10 s holds up no other.
  */
-/** Work the queue carries for other layers: grading overdue submissions (routes/submissions). */
+/** Work the queues carry for other layers: grading overdue submissions, running jobs (routes/). */
 export interface QueueWork {
   deadline(db: Database, submissionIds: string[]): Promise<void>;
+  job(env: Env, db: Database, jobId: string): Promise<void>;
+  jobFailed(db: Database, jobId: string): Promise<void>;
 }
 
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env, work: QueueWork): Promise<void> {
   const db = drizzle(env.DB) as Database;
-  if (batch.queue.endsWith("-dlq")) return deadLetters(batch, env);
+  if (batch.queue.endsWith("-dlq")) return deadLetters(batch, env, db, work);
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
@@ -27,6 +29,7 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, work: 
         if (body.kind === "event") await fanOut(env, db, body.event_id);
         else if (body.kind === "delivery") await deliver(env, db, body);
         else if (body.kind === "deadline") await work.deadline(db, body.submission_ids);
+        else if (body.kind === "job") await work.job(env, db, body.job_id);
         message.ack();
       } catch (error) {
         logger(env).error("events queue message failed; retried", {
@@ -45,12 +48,15 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, work: 
 
 /**
  * The dead-letter queue: deliveries whose last attempt failed (their record says so already),
- * and messages the consumer failed on max_retries times. Each is logged for the operators.
+ * and messages the consumer failed on max_retries times. Each is logged for the operators; a
+ * job's fails the job.
  */
-function deadLetters(batch: MessageBatch<unknown>, env: Env): void {
+async function deadLetters(batch: MessageBatch<unknown>, env: Env, db: Database, work: QueueWork): Promise<void> {
   for (const message of batch.messages) {
     const body = message.body as DeadLetter | EventsMessage;
     logger(env).warn("dead letter", { queue: batch.queue, ...body });
+    // A job whose step failed on every retry: failed, with the quiz's figures left exact.
+    if (body.kind === "job") await work.jobFailed(db, body.job_id);
     message.ack();
   }
 }

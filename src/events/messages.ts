@@ -10,7 +10,14 @@ import { logger } from "../lib/log";
 export type EventsMessage =
   | { kind: "event"; event_id: string }
   | { kind: "delivery"; event_id: string; endpoint_id: string; attempt: number; not_before?: number }
-  | { kind: "deadline"; submission_ids: string[] };
+  | { kind: "deadline"; submission_ids: string[] }
+  | JobMessage;
+
+/** `job`: the next steps of a job (JOBS_QUEUE); each delivery works from the job's stored cursor. */
+export interface JobMessage {
+  kind: "job";
+  job_id: string;
+}
 
 /** A delivery whose last attempt failed, as the dead-letter queue receives it. */
 export interface DeadLetter {

@@ -12,6 +12,7 @@ export const ID_PREFIX = {
   event: "evt",
   webhookEndpoint: "we",
   delivery: "dlv",
+  job: "job",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

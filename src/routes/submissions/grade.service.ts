@@ -2,7 +2,7 @@ import { asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { eventStatement } from "../../db/outbox";
 import { questions, quizzes, submissions } from "../../db/schema";
 import { statement } from "../../db/statements";
-import { type AnswerResult, gradeSubmission, pointsSentence } from "../../domain/grading";
+import { type AnswerResult, gradeSubmission, pointsSentence, type StoredAnswerResult } from "../../domain/grading";
 import { toMicro } from "../../domain/points";
 import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
@@ -14,21 +14,6 @@ import { isoNow } from "../../lib/time";
 import { type AnswerPoints, itemStatsOnGrade } from "../analytics";
 import { keepGrade } from "../grades";
 import { presentedQuestions, type SubmissionRow, serializeSubmission } from "./submissions.service";
-
-/**
- * What a graded submission keeps per answer: a reference to the question version it was graded
- * against and the points, never copies of keys, feedback or explanations (those are in
- * question_versions, once per version), so the row's size is bounded by the answers alone.
- */
-export interface StoredAnswerResult {
-  question_id: string;
-  version: number;
-  correct: boolean;
-  points_earned: number;
-  points_possible: number;
-  /** The options chosen, for choice questions (item analysis counts them). */
-  chosen?: string[];
-}
 
 /** How often a grade re-reads a submission whose answers changed between its read and its claim. */
 const GRADE_ATTEMPTS = 5;

@@ -19,3 +19,7 @@ export const userSubmissionsRouter = createRouter().openapi(routes.listUserSubmi
 
 /** Deadlines: the cron hands overdue submissions to the queue; the queue grades them. */
 export { enqueueOverdue, gradeOverdue } from "./deadlines.service";
+
+/** What a regrade reads and writes of a graded submission. */
+export { answerPoints } from "./grade.service";
+export { type SubmissionRow, serializeSubmission } from "./submissions.service";

@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { questionVersions, quizzes, submissions } from "../../db/schema";
 import { allowedAttempts } from "../../domain/attempts";
-import { type AnswerResult, correctAnswerOf } from "../../domain/grading";
+import { type AnswerResult, correctAnswerOf, type StoredAnswerResult } from "../../domain/grading";
 import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
 import { resultsRevealKeys, withAnswerKey } from "../../domain/reveal";
 import type { Database } from "../../env";
 import { notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
-import { gradeResponse, type StoredAnswerResult } from "./grade.service";
+import { gradeResponse } from "./grade.service";
 
 type QuestionVersionRow = typeof questionVersions.$inferSelect;
 

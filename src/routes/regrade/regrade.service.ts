@@ -1,0 +1,39 @@
+import { eq } from "drizzle-orm";
+import { jobs, questions, quizzes } from "../../db/schema";
+import type { Database } from "../../env";
+import { notFound, validationFailed } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { isoNow } from "../../lib/time";
+import { enqueueJob, serializeJob } from "../jobs";
+import type { RegradeParams } from "./regrade.job";
+
+/** A regrade job for the quiz, queued: 404 for an unknown quiz, 400 naming a listed id that is not one of its questions. */
+export async function startRegrade(env: Env, db: Database, quizId: string, params: RegradeParams) {
+  const [found, current] = await db.batch([
+    db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, quizId)),
+    db.select({ id: questions.id }).from(questions).where(eq(questions.quizId, quizId)),
+  ]);
+  if (found.length === 0) throw notFound("Quiz");
+  const ids = new Set(current.map((q) => q.id));
+  const unknown = (params.question_ids ?? []).flatMap((id, i) =>
+    ids.has(id) ? [] : [{ path: `question_ids[${i}]`, message: "Not a question of this quiz." }],
+  );
+  if (unknown.length > 0) throw validationFailed(unknown);
+  const now = isoNow();
+  const [row] = await db
+    .insert(jobs)
+    .values({
+      id: newId("job"),
+      type: "regrade",
+      status: "queued",
+      scope: "quizzes:write",
+      quizId,
+      params: { ...params },
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!row) throw new Error("the job was not stored");
+  await enqueueJob(env, row.id);
+  return serializeJob(row);
+}
