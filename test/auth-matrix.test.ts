@@ -24,6 +24,11 @@ interface RouteCase {
   scope: Scope | null;
   /** A request that succeeds for a credential with the scope; called afresh for each success. */
   build: () => Promise<Req>;
+  /**
+   * A route open to any credential whose answer depends on a scope the caller holds (a job is
+   * visible to the scope that started it, 404 to others): the successful caller's scope.
+   */
+  holder?: Scope;
 }
 
 const REALM = 'Bearer realm="quiz"';
@@ -64,6 +69,7 @@ const newSubmission = async (quizId: string, userId: string): Promise<string> =>
 
 const newEndpoint = async (): Promise<string> =>
   (await ok("/v1/webhook-endpoints", { url: "https://hooks.example.com/quiz", events: ["quiz.created"] })).id;
+const newJob = async (): Promise<string> => (await ok(`/v1/quizzes/${f.quiz.id}/regrade`, {})).id;
 /** The id of the newest event (every fixture records one). */
 const newestEvent = async (): Promise<string> => (await ok("/v1/events?limit=1")).events[0].id;
 
@@ -155,6 +161,16 @@ const ROUTES: Record<string, RouteCase> = {
     build: async () => ({ path: `/v1/users/${f.user}/submissions` }),
   },
   "GET /v1/users/:id/grades": { scope: "submissions:read", build: async () => ({ path: `/v1/users/${f.user}/grades` }) },
+  "POST /v1/quizzes/:id/regrade": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/regrade`, body: { policy: "higher_of" } }),
+  },
+  "GET /v1/jobs/:id": { scope: null, holder: "quizzes:write", build: async () => ({ path: `/v1/jobs/${await newJob()}` }) },
+  "GET /v1/jobs/:id/changes": {
+    scope: null,
+    holder: "quizzes:write",
+    build: async () => ({ path: `/v1/jobs/${await newJob()}/changes` }),
+  },
   "GET /v1/quizzes/:id/grades": { scope: "submissions:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/grades` }) },
 
   "GET /v1/submissions/:id": { scope: "submissions:read", build: async () => ({ path: `/v1/submissions/${f.open}` }) },
@@ -175,6 +191,10 @@ const ROUTES: Record<string, RouteCase> = {
   },
 
   "GET /v1/analytics/quiz/:id": { scope: "analytics:read", build: async () => ({ path: `/v1/analytics/quiz/${f.quiz.id}` }) },
+  "GET /v1/analytics/quiz/:id/items": {
+    scope: "analytics:read",
+    build: async () => ({ path: `/v1/analytics/quiz/${f.quiz.id}/items?attempts=first` }),
+  },
   "GET /v1/analytics/user/:id": { scope: "analytics:read", build: async () => ({ path: `/v1/analytics/user/${f.user}` }) },
 
   "GET /v1/api-keys": { scope: "admin", build: get("/v1/api-keys") },
@@ -387,9 +407,9 @@ describe.concurrent.each(Object.entries(ROUTES))("%s", { timeout: 20_000 }, (nam
 
   it(`a key with ${route.scope ?? "any scope"} as X-API-Key, as Bearer, and an access token → 2xx`, async () => {
     const forms: [string, Presented][] = [
-      ["X-API-Key", { "x-api-key": keys.get(route.scope)! }],
-      ["Bearer key", bearer(keys.get(route.scope)!)],
-      ["access token", bearer(tokens.get(route.scope)!)],
+      ["X-API-Key", { "x-api-key": keys.get(route.holder ?? route.scope)! }],
+      ["Bearer key", bearer(keys.get(route.holder ?? route.scope)!)],
+      ["access token", bearer(tokens.get(route.holder ?? route.scope)!)],
     ];
     const answers = await Promise.all(
       forms.map(async ([form, headers]) => ({ form, res: await send(method, await route.build(), headers) })),

@@ -20,7 +20,7 @@ interface Graded {
   answers: { question_id: string; response: unknown }[];
 }
 
-export interface ReferenceItem {
+interface ReferenceItem {
   question_id: string;
   n: number;
   difficulty: number | null;

@@ -22,7 +22,7 @@ export const ITEM_QUESTIONS = [
 ];
 
 /** Per question, responses to draw from (null: left unanswered). */
-export const ITEM_RESPONSES: unknown[][] = [
+const ITEM_RESPONSES: unknown[][] = [
   [true, false, null],
   ["a", "b", "c", null],
   [["a"], ["a", "c"], ["a", "b", "c"], ["d"], [], null],

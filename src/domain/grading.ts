@@ -148,7 +148,7 @@ export function scoreAnswer(
 }
 
 /** The options a response chose, for the choice types (item analysis counts them); undefined for the others. */
-export function chosenOptions(question: GradableQuestion, response: unknown): string[] | undefined {
+function chosenOptions(question: GradableQuestion, response: unknown): string[] | undefined {
   if (question.type !== "single_choice" && question.type !== "multiple_choice") return undefined;
   if (response === null || response === undefined || !isResponseValidFor(question, response)) return [];
   return typeof response === "string" ? [response] : [...new Set(response as string[])];

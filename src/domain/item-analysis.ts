@@ -31,14 +31,6 @@ export interface TotalSums {
   sum_tt: number;
 }
 
-/** What one graded answer adds to its item's sums (with the submission's total). */
-export interface ItemPoints {
-  question_id: string;
-  /** Points earned and possible, micro-points. */
-  x: number;
-  p: number;
-}
-
 /**
  * Below this share of the mean square, a variance is rounding left in running sums that were
  * added to and taken from (a regrade that gives everyone the same points), and is 0.
@@ -46,7 +38,7 @@ export interface ItemPoints {
 const ZERO_VARIANCE = 1e-9;
 
 /** Population variance of n values from Σv and Σv², or 0 when it is only rounding. */
-export function variance(n: number, sum: number, sumSquares: number): number {
+function variance(n: number, sum: number, sumSquares: number): number {
   if (n === 0) return 0;
   const meanSquare = sumSquares / n;
   const mean = sum / n;

@@ -1,9 +1,7 @@
 /** Long work the API runs in the background (GET /v1/jobs/{id}). */
 export const JOB_TYPES = ["regrade"] as const;
-export type JobType = (typeof JOB_TYPES)[number];
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** How a regrade scores the listed questions (CONTRACT §9). */
 export const REGRADE_POLICIES = ["current_key", "full_credit", "higher_of"] as const;

@@ -84,6 +84,7 @@ const RESOURCE_NAMES: Record<string, string> = {
   "oauth-clients": "OAuth client",
   events: "event",
   "webhook-endpoints": "webhook endpoint",
+  jobs: "job",
   quiz: "quiz",
   user: "user",
 };

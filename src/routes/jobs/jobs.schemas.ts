@@ -3,7 +3,7 @@ import { JOB_STATUSES, JOB_TYPES } from "../../domain/jobs";
 import { idSchema } from "../../lib/ids";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 
-export const RegradeResult = z
+const RegradeResult = z
   .object({
     dry_run: z.boolean(),
     submissions_considered: z.number().int().openapi({ description: "Graded submissions presented any listed question." }),
@@ -51,7 +51,7 @@ export const Job = z
     },
   });
 
-export const JobChange = z
+const JobChange = z
   .object({
     submission_id: idSchema("submission"),
     user_id: idSchema("user"),

@@ -11,7 +11,7 @@ import { isoNow } from "../../lib/time";
 export type JobRow = typeof jobs.$inferSelect;
 
 /** What a succeeded regrade reports (jobs.result). */
-export interface RegradeResultBody {
+interface RegradeResultBody {
   dry_run: boolean;
   submissions_considered: number;
   submissions_changed: number;

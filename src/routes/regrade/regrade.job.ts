@@ -12,7 +12,7 @@ import { bucketOf } from "../../domain/score-distribution";
 import type { Database } from "../../env";
 import { logger } from "../../lib/log";
 import { isoNow } from "../../lib/time";
-import { type AnswerPoints, itemStatsOnRegrade } from "../analytics";
+import { itemStatsOnRegrade } from "../analytics";
 import { enqueueJob, type JobRow } from "../jobs";
 import { answerPoints, type SubmissionRow, serializeSubmission } from "../submissions";
 
@@ -24,12 +24,12 @@ export interface RegradeParams {
 }
 
 /** Submissions read and regraded per batch. */
-export const REGRADE_CHUNK = 40;
+const REGRADE_CHUNK = 40;
 /**
  * D1 statements one invocation may run (the platform allows 1 000): a chunk costs at most
  * 1 + 9 per submission, and a retry of a submission whose claim was lost 1 + 9 more.
  */
-export const REGRADE_STATEMENT_BUDGET = 900;
+const REGRADE_STATEMENT_BUDGET = 900;
 const STATEMENTS_PER_SUBMISSION = 9;
 const CHUNK_WORST = 2 + REGRADE_CHUNK * STATEMENTS_PER_SUBMISSION;
 const RETRY_WORST = REGRADE_CHUNK * (1 + STATEMENTS_PER_SUBMISSION);
@@ -191,7 +191,7 @@ async function retrySubmission(ctx: Context, first: Planned): Promise<void> {
   for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
     const [row] = await db.select().from(submissions).where(eq(submissions.id, first.row.id));
     ctx.used += 1;
-    if (!row || row.status !== "graded") return;
+    if (row?.status !== "graded") return;
     const planned = plan(ctx, row);
     if (!planned.regraded.rewritten && !planned.changed && !planned.regraded.moved) return;
     const token = crypto.randomUUID();

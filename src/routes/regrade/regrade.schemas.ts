@@ -21,4 +21,6 @@ export const RegradeRequest = z
       .default(true)
       .openapi({ description: "true (the default): compute and list the changes, change nothing." }),
   })
-  .openapi("RegradeRequest");
+  .openapi("RegradeRequest", {
+    example: { question_ids: ["qst_01kamz3f7c9n0p8s6e5vwx2y4r"], policy: "current_key", dry_run: true },
+  });
