@@ -39,7 +39,13 @@ export interface CountedCall {
   kind: keyof BindingCounts;
   /** The KV key (a list's prefix), or the SQL of a statement; batches list their statements' SQL. */
   detail: string;
+  /** D1 statements the call ran: 1, or a batch's length (D1's per-invocation limit counts these). */
+  statements?: number;
 }
+
+/** D1 statements run by the calls logged: what D1's limit of queries per invocation counts. */
+export const d1Statements = (log: readonly CountedCall[]): number =>
+  log.reduce((sum, call) => sum + (call.kind === "d1" ? (call.statements ?? 1) : 0), 0);
 
 export interface CountingEnv {
   /** A copy of the env whose DB and KV count their calls; pass it to `app.fetch`. */
@@ -110,6 +116,7 @@ function countingD1<T extends D1Like>(db: T, tally: Tally): T {
     prepare: (query: string) => countingStatement(db.prepare(query), query, tally),
     batch: (statements: D1PreparedStatement[]) => {
       count(tally, "d1", `batch: ${statements.map(sqlOf).join("; ")}`);
+      (tally.log.at(-1) as CountedCall).statements = statements.length;
       return db.batch(statements.map(unwrap));
     },
     exec: (query: string) => {

@@ -32,7 +32,7 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, work: 
         else if (body.kind === "job") await work.job(env, db, body.job_id);
         message.ack();
       } catch (error) {
-        logger(env).error("events queue message failed; retried", {
+        logger(env).error("queue message failed; retried", {
           id: message.id,
           attempts: message.attempts,
           error: String(error),
