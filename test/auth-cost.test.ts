@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../src/app";
 import { generateApiKey } from "../src/domain/credential-format";
 import { kvKeys } from "../src/lib/kv-keys";
-import { type BindingCounts, type CountedCall, type CountingEnv, countingEnv } from "./binding-counter";
+import { type BindingCounts, type CountedCall, type CountingEnv, countingEnv, d1Statements } from "./binding-counter";
 import { BASE, call, seedApiKey } from "./helpers";
 
 /**
@@ -218,7 +218,8 @@ describe("countingEnv", () => {
       "kvLists",
       "kvDeletes",
     ]);
-    expect(counted.log[3]).toEqual({ kind: "d1", detail: "batch: SELECT 1; SELECT ?1" });
+    expect(counted.log[3]).toEqual({ kind: "d1", detail: "batch: SELECT 1; SELECT ?1", statements: 2 });
+    expect(d1Statements(counted.log)).toBe(6);
     expect(counted.log[6]).toEqual({ kind: "kvReads", detail: key });
     counted.reset();
     expect(counted.counts).toEqual(nothing);

@@ -21,7 +21,7 @@ export interface Findings {
   undocumented?: string;
 }
 
-const ALLOWED = new Set([200, 201, 204, 400, 401, 403, 404, 405, 409, 413, 415, 429]);
+const ALLOWED = new Set([200, 201, 202, 204, 400, 401, 403, 404, 405, 409, 413, 415, 429]);
 const OAUTH_ALLOWED = new Set([200, 400, 401, 405, 413, 429]);
 const OAUTH_ERRORS = new Set([
   "invalid_request",

@@ -31,8 +31,13 @@ const REGRADE_CHUNK = 40;
  */
 const REGRADE_STATEMENT_BUDGET = 900;
 const STATEMENTS_PER_SUBMISSION = 9;
-const CHUNK_WORST = 2 + REGRADE_CHUNK * STATEMENTS_PER_SUBMISSION;
-const RETRY_WORST = REGRADE_CHUNK * (1 + STATEMENTS_PER_SUBMISSION);
+/**
+ * The most statements one more chunk can take: a dry run writes at most a change row per
+ * submission; an applied chunk the claim and the aggregates of each, and a retry of each.
+ */
+const chunkWorst = (dryRun: boolean) =>
+  1 +
+  (dryRun ? 1 + REGRADE_CHUNK : 2 + REGRADE_CHUNK * STATEMENTS_PER_SUBMISSION + REGRADE_CHUNK * (1 + STATEMENTS_PER_SUBMISSION));
 /** How often a submission whose claim another writer took is read and regraded again. */
 const CLAIM_ATTEMPTS = 3;
 
@@ -91,7 +96,7 @@ export async function runRegradeJob(env: Env, db: Database, jobId: string): Prom
     used: 3,
   };
   if (job.status === "queued") await start(ctx);
-  while (ctx.used + 1 + CHUNK_WORST + RETRY_WORST <= REGRADE_STATEMENT_BUDGET) {
+  while (ctx.used + chunkWorst(params.dry_run) <= REGRADE_STATEMENT_BUDGET) {
     const step = await runChunk(ctx);
     if (step === "lost") return;
     if (step === "finished") return;
