@@ -8,7 +8,8 @@ import { answersFor, ITEM_QUESTIONS } from "./item-fixtures";
  * GET /v1/analytics/quiz/{id}/items answers from sums kept at grade time; every figure equals a
  * from-scratch computation over the graded submissions (test/item-analysis-reference.ts) to 4
  * decimal places: random responses, attempts graded out of order (so "first" changes hands),
- * attempts left open, and quizzes whose pools present each submission different questions.
+ * attempts left open, quizzes whose pools present each submission different questions, and
+ * after a regrade under each policy.
  */
 
 const dataSet = fc.record({
@@ -21,6 +22,8 @@ const dataSet = fc.record({
     { minLength: 1, maxLength: 6 },
   ),
   order: fc.array(fc.nat(), { minLength: 20, maxLength: 20 }),
+  /** Then the single choice's key moves to "c" and the quiz is regraded under this policy. */
+  regrade: fc.constantFrom("current_key", "full_credit", "higher_of"),
 });
 
 async function itemQuiz(pooled: boolean) {
@@ -44,7 +47,7 @@ async function expectMatchesReference(quizId: string) {
 describe("item analysis", () => {
   it("equals a from-scratch computation on random data sets, for every graded submission and for each user's first", async () => {
     await fc.assert(
-      fc.asyncProperty(dataSet, async ({ pooled, users, order }) => {
+      fc.asyncProperty(dataSet, async ({ pooled, users, order, regrade }) => {
         const { quizId, questionIds } = await itemQuiz(pooled);
         const toGrade: string[] = [];
         for (const attempts of users) {
@@ -71,8 +74,22 @@ describe("item analysis", () => {
           expect(res.status, res.text).toBe(200);
         }
         await expectMatchesReference(quizId);
+
+        // After a regrade, the sums it moved still equal a computation over the regraded rows.
+        const patched = await call(`/v1/quizzes/${quizId}/questions/${questionIds[1]}`, {
+          method: "PATCH",
+          body: { correct_option_id: "c" },
+        });
+        expect(patched.status, patched.text).toBe(200);
+        const job = await call(`/v1/quizzes/${quizId}/regrade`, { body: { dry_run: false, policy: regrade } });
+        expect(job.status, job.text).toBe(202);
+        for (let i = 0; (await call(`/v1/jobs/${job.json.id}`)).json.status !== "succeeded"; i++) {
+          if (i > 600) throw new Error("the regrade did not finish");
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await expectMatchesReference(quizId);
       }),
-      { numRuns: 25, endOnFailure: true },
+      { numRuns: 20, endOnFailure: true },
     );
   }, 120_000);
 
