@@ -59,6 +59,28 @@ const questionArb: fc.Arbitrary<GradableQuestion> = fc.oneof(
     correct_value: v,
     tolerance: t,
   })),
+  fc.tuple(baseArb, optionsArb, fc.constantFrom("all_or_nothing" as const, "partial" as const)).chain(([b, items, scoring]) =>
+    fc
+      .shuffledSubarray(
+        items.map((i) => i.id),
+        { minLength: items.length, maxLength: items.length },
+      )
+      .map((order) => ({ ...b, type: "ordering" as const, items, correct_order: order, scoring })),
+  ),
+  fc
+    .tuple(baseArb, optionsArb, optionsArb, fc.constantFrom("all_or_nothing" as const, "partial" as const))
+    .chain(([b, prompts, choices, scoring]) =>
+      fc
+        .array(fc.constantFrom(...choices.map((c) => c.id)), { minLength: prompts.length, maxLength: prompts.length })
+        .map((picks) => ({
+          ...b,
+          type: "matching" as const,
+          prompts,
+          choices,
+          correct_matches: Object.fromEntries(prompts.map((p, i) => [p.id, picks[i]!])),
+          scoring,
+        })),
+    ),
 );
 const questionsArb = (minLength = 0) =>
   fc.array(questionArb, { minLength, maxLength: 8 }).map((qs) => qs.map((q, i) => ({ ...q, id: `q${i}` })));
@@ -72,6 +94,14 @@ function responseArb(q: GradableQuestion): fc.Arbitrary<unknown> {
     true_false: fc.boolean(),
     short_text: q.type === "short_text" ? fc.oneof(fc.constantFrom(...q.accepted_answers), fc.string()) : fc.string(),
     numeric: q.type === "numeric" ? fc.oneof(fc.constant(q.correct_value), fc.double()) : fc.double(),
+    ordering:
+      q.type === "ordering"
+        ? fc.oneof(fc.constant(q.correct_order), fc.shuffledSubarray(q.correct_order, { minLength: q.correct_order.length }))
+        : fc.constant([]),
+    matching:
+      q.type === "matching"
+        ? fc.dictionary(fc.constantFrom(...q.prompts.map((p) => p.id)), fc.constantFrom(...q.choices.map((c) => c.id)))
+        : fc.constant({}),
   }[q.type];
   return fc.oneof({ arbitrary: typed, weight: 4 }, { arbitrary: fc.anything(), weight: 1 });
 }

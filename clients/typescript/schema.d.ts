@@ -1200,7 +1200,7 @@ export interface components {
              */
             grading_policy?: "highest" | "latest" | "first" | "average";
         };
-        QuestionInput: components["schemas"]["SingleChoiceQuestionInput"] | components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortTextQuestionInput"] | components["schemas"]["NumericQuestionInput"];
+        QuestionInput: components["schemas"]["SingleChoiceQuestionInput"] | components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortTextQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["OrderingQuestionInput"] | components["schemas"]["MatchingQuestionInput"];
         SingleChoiceQuestionInput: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1356,6 +1356,140 @@ export interface components {
         };
         /**
          * @example {
+         *       "type": "ordering",
+         *       "prompt": "Put these in the order they happened.",
+         *       "items": [
+         *         {
+         *           "id": "a",
+         *           "text": "The Magna Carta"
+         *         },
+         *         {
+         *           "id": "b",
+         *           "text": "The printing press"
+         *         },
+         *         {
+         *           "id": "c",
+         *           "text": "The French Revolution"
+         *         }
+         *       ],
+         *       "correct_order": [
+         *         "a",
+         *         "b",
+         *         "c"
+         *       ],
+         *       "scoring": "partial"
+         *     }
+         */
+        OrderingQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ordering";
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @example What is 2 + 2?
+             */
+            prompt: string;
+            /**
+             * @default 1
+             * @example 1
+             */
+            points?: number;
+            feedback?: components["schemas"]["QuestionFeedback"];
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
+            /** @description What is to be put in order; ids a, b, … when left out. */
+            items: components["schemas"]["OptionInput"][];
+            /** @description Every item id once, in the right order. */
+            correct_order: string[];
+            /**
+             * @description `partial`: the share of items in their place.
+             * @default all_or_nothing
+             * @enum {string}
+             */
+            scoring?: "all_or_nothing" | "partial";
+        };
+        /**
+         * @example {
+         *       "type": "matching",
+         *       "prompt": "Match each country to its capital.",
+         *       "prompts": [
+         *         {
+         *           "id": "fr",
+         *           "text": "France"
+         *         },
+         *         {
+         *           "id": "it",
+         *           "text": "Italy"
+         *         }
+         *       ],
+         *       "choices": [
+         *         {
+         *           "id": "paris",
+         *           "text": "Paris"
+         *         },
+         *         {
+         *           "id": "rome",
+         *           "text": "Rome"
+         *         },
+         *         {
+         *           "id": "madrid",
+         *           "text": "Madrid"
+         *         }
+         *       ],
+         *       "correct_matches": {
+         *         "fr": "paris",
+         *         "it": "rome"
+         *       }
+         *     }
+         */
+        MatchingQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "matching";
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @example What is 2 + 2?
+             */
+            prompt: string;
+            /**
+             * @default 1
+             * @example 1
+             */
+            points?: number;
+            feedback?: components["schemas"]["QuestionFeedback"];
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
+            /** @description What is to be matched; ids a, b, … when left out. */
+            prompts: components["schemas"]["OptionInput"][];
+            /** @description What it is matched to; prompts may share a choice. */
+            choices: components["schemas"]["OptionInput"][];
+            /** @description Every prompt id to its one correct choice id. */
+            correct_matches: {
+                [key: string]: string;
+            };
+            /**
+             * @description `partial`: the share of prompts matched.
+             * @default all_or_nothing
+             * @enum {string}
+             */
+            scoring?: "all_or_nothing" | "partial";
+        };
+        /**
+         * @example {
          *       "title": "Capitals of Europe, 2nd edition",
          *       "settings": {
          *         "max_attempts": 5
@@ -1414,14 +1548,14 @@ export interface components {
                 grading_policy?: "highest" | "latest" | "first" | "average";
             };
         };
-        /** @description Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value) appear only for credentials with quizzes:write. */
+        /** @description Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches) appear only for credentials with quizzes:write. */
         Question: {
             /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             quiz_id: string;
             /** @enum {string} */
-            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric";
+            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching";
             prompt: string;
             points: number;
             /**
@@ -1446,6 +1580,13 @@ export interface components {
             case_sensitive?: boolean;
             correct_value?: number;
             tolerance?: number;
+            items?: components["schemas"]["Option"][];
+            correct_order?: string[];
+            prompts?: components["schemas"]["Option"][];
+            choices?: components["schemas"]["Option"][];
+            correct_matches?: {
+                [key: string]: string;
+            };
             /**
              * Format: int64
              * @description 1 at creation, +1 for every change to what grading reads (key, options, scoring, points); results name the version each answer was graded against.
@@ -1633,6 +1774,82 @@ export interface components {
              * @description 1-based position; default: after the last question.
              */
             position?: number;
+        } | {
+            /** @enum {string} */
+            type: "ordering";
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @example What is 2 + 2?
+             */
+            prompt: string;
+            /**
+             * @default 1
+             * @example 1
+             */
+            points?: number;
+            feedback?: components["schemas"]["QuestionFeedback"];
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
+            /** @description What is to be put in order; ids a, b, … when left out. */
+            items: components["schemas"]["OptionInput"][];
+            /** @description Every item id once, in the right order. */
+            correct_order: string[];
+            /**
+             * @description `partial`: the share of items in their place.
+             * @default all_or_nothing
+             * @enum {string}
+             */
+            scoring?: "all_or_nothing" | "partial";
+            /**
+             * Format: int32
+             * @description 1-based position; default: after the last question.
+             */
+            position?: number;
+        } | {
+            /** @enum {string} */
+            type: "matching";
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @example What is 2 + 2?
+             */
+            prompt: string;
+            /**
+             * @default 1
+             * @example 1
+             */
+            points?: number;
+            feedback?: components["schemas"]["QuestionFeedback"];
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
+            /** @description What is to be matched; ids a, b, … when left out. */
+            prompts: components["schemas"]["OptionInput"][];
+            /** @description What it is matched to; prompts may share a choice. */
+            choices: components["schemas"]["OptionInput"][];
+            /** @description Every prompt id to its one correct choice id. */
+            correct_matches: {
+                [key: string]: string;
+            };
+            /**
+             * @description `partial`: the share of prompts matched.
+             * @default all_or_nothing
+             * @enum {string}
+             */
+            scoring?: "all_or_nothing" | "partial";
+            /**
+             * Format: int32
+             * @description 1-based position; default: after the last question.
+             */
+            position?: number;
         };
         /**
          * @description Any fields of a question; the result is validated as a whole question of its (new) type.
@@ -1643,7 +1860,7 @@ export interface components {
          */
         QuestionPatch: {
             /** @enum {string} */
-            type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric";
+            type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching";
             prompt?: unknown;
             points?: unknown;
             feedback?: unknown;
@@ -1663,6 +1880,11 @@ export interface components {
             case_sensitive?: unknown;
             correct_value?: unknown;
             tolerance?: unknown;
+            items?: unknown;
+            correct_order?: unknown;
+            prompts?: unknown;
+            choices?: unknown;
+            correct_matches?: unknown;
         };
         Submission: {
             /** @example sub_01kamz3f7c9n0p8s6e5vwx2y4r */
@@ -1681,7 +1903,7 @@ export interface components {
             answers: {
                 question_id: string;
                 /**
-                 * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number.
+                 * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids.
                  * @example a
                  */
                 response: unknown;
@@ -1744,7 +1966,7 @@ export interface components {
             /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
             question_id: string;
             /**
-             * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number.
+             * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids.
              * @example a
              */
             response: unknown;
@@ -2005,9 +2227,9 @@ export interface components {
              */
             question_version?: number;
             /** @enum {string} */
-            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric";
+            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching";
             /**
-             * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number.
+             * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids.
              * @example a
              */
             response: unknown;

@@ -31,6 +31,25 @@ export function responseProblem(question: GradableQuestion, response: unknown): 
       return typeof response === "boolean" ? undefined : "must be a boolean";
     case "numeric":
       return typeof response === "number" && Number.isFinite(response) ? undefined : "must be a finite number";
+    case "ordering": {
+      const ids = question.items.map((i) => i.id);
+      if (!Array.isArray(response) || response.length !== ids.length) return `must list every item id once (${ids.length})`;
+      const seen = new Set<unknown>(response);
+      return seen.size === ids.length && ids.every((id) => seen.has(id))
+        ? undefined
+        : "must be an order of the question's item ids";
+    }
+    case "matching": {
+      if (!isPlainObject(response)) return "must be an object of prompt ids to choice ids";
+      const prompts = new Set(question.prompts.map((p) => p.id));
+      const choices = new Set(question.choices.map((c) => c.id));
+      for (const [prompt, choice] of Object.entries(response)) {
+        if (!prompts.has(prompt)) return `names "${prompt.slice(0, 64)}", which is not one of the question's prompt ids`;
+        if (typeof choice !== "string" || !choices.has(choice))
+          return "must match each prompt to one of the question's choice ids";
+      }
+      return undefined;
+    }
     case "multiple_choice": {
       if (!Array.isArray(response)) return "must be an array of option ids";
       const ids = new Set(question.options.map((o) => o.id));
@@ -60,12 +79,18 @@ export function isResponseValidFor(question: GradableQuestion, response: unknown
     case "numeric":
       return typeof response === "number" && Number.isFinite(response);
     case "multiple_choice":
+    case "ordering":
       if (!Array.isArray(response)) return false;
       // for..of (unlike every) visits holes of sparse arrays as undefined.
       for (const item of response) if (typeof item !== "string") return false;
       return true;
+    case "matching":
+      return isPlainObject(response) && Object.values(response).every((v) => typeof v === "string");
   }
 }
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * What is wrong with a submission's answers, as field errors (none when they are acceptable):

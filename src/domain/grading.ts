@@ -76,6 +76,13 @@ function withinTolerance(response: number, value: number, tolerance: number): bo
   return Math.abs(response - value) <= tolerance + slack;
 }
 
+/** Full points for all parts right; under `partial`, the share of the parts right (rounded half up). */
+function share(right: number, parts: number, scoring: "all_or_nothing" | "partial", possible: number) {
+  const exact = right === parts;
+  if (exact || scoring === "all_or_nothing" || parts === 0) return { correct: exact, earned: exact ? possible : 0 };
+  return { correct: false, earned: Number(divRoundHalfUp(BigInt(possible) * BigInt(right), BigInt(parts))) };
+}
+
 /** Returns earned micro-points; `response` must already pass isResponseValidFor. */
 function evaluate(question: GradableQuestion, response: unknown, possible: number): { correct: boolean; earned: number } {
   const allOrNothing = (ok: boolean) => ({ correct: ok, earned: ok ? possible : 0 });
@@ -90,6 +97,18 @@ function evaluate(question: GradableQuestion, response: unknown, possible: numbe
       const { case_sensitive: cs } = question;
       const given = normalizeText(response as string, cs);
       return allOrNothing(question.accepted_answers.some((a) => normalizeText(a, cs) === given));
+    }
+    case "ordering": {
+      const key = question.correct_order;
+      const given = response as string[];
+      const right = key.filter((id, i) => given[i] === id).length;
+      return share(right, key.length, question.scoring, possible);
+    }
+    case "matching": {
+      const key = Object.entries(question.correct_matches);
+      const given = response as Record<string, unknown>;
+      const right = key.filter(([prompt, choice]) => Object.hasOwn(given, prompt) && given[prompt] === choice).length;
+      return share(right, key.length, question.scoring, possible);
     }
     case "multiple_choice": {
       const key = new Set(question.correct_option_ids);
@@ -119,6 +138,10 @@ export function correctAnswerOf(question: GradableQuestion): unknown {
       return [...question.accepted_answers];
     case "numeric":
       return { value: question.correct_value, tolerance: question.tolerance };
+    case "ordering":
+      return [...question.correct_order];
+    case "matching":
+      return { ...question.correct_matches };
   }
 }
 

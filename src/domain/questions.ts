@@ -3,10 +3,18 @@
  * its definition, and the conversion of a stored question into those terms. No I/O.
  */
 
-export const QUESTION_TYPES = ["single_choice", "multiple_choice", "true_false", "short_text", "numeric"] as const;
+export const QUESTION_TYPES = [
+  "single_choice",
+  "multiple_choice",
+  "true_false",
+  "short_text",
+  "numeric",
+  "ordering",
+  "matching",
+] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-/** How a multiple-choice question scores an answer that is not exactly the key. */
+/** How a multiple-choice, ordering or matching question scores an answer that is not exactly the key. */
 export const MULTIPLE_CHOICE_SCORINGS = ["all_or_nothing", "partial"] as const;
 type MultipleChoiceScoring = (typeof MULTIPLE_CHOICE_SCORINGS)[number];
 
@@ -17,6 +25,8 @@ export const TYPE_FIELDS: Record<QuestionType, readonly string[]> = {
   true_false: ["correct"],
   short_text: ["accepted_answers", "case_sensitive"],
   numeric: ["correct_value", "tolerance"],
+  ordering: ["items", "correct_order", "scoring"],
+  matching: ["prompts", "choices", "correct_matches", "scoring"],
 };
 
 interface ChoiceOption {
@@ -67,12 +77,31 @@ interface NumericQuestion extends QuestionBase {
   tolerance: number;
 }
 
+/** Put the items in order: `partial` earns the share of items in their place. */
+interface OrderingQuestion extends QuestionBase {
+  type: "ordering";
+  items: ChoiceOption[];
+  correct_order: string[];
+  scoring: MultipleChoiceScoring;
+}
+
+/** Match each prompt to a choice (prompts may share one): `partial` earns the share of prompts matched. */
+interface MatchingQuestion extends QuestionBase {
+  type: "matching";
+  prompts: ChoiceOption[];
+  choices: ChoiceOption[];
+  correct_matches: Record<string, string>;
+  scoring: MultipleChoiceScoring;
+}
+
 export type GradableQuestion =
   | SingleChoiceQuestion
   | MultipleChoiceQuestion
   | TrueFalseQuestion
   | ShortTextQuestion
-  | NumericQuestion;
+  | NumericQuestion
+  | OrderingQuestion
+  | MatchingQuestion;
 
 /** A question as it is stored: the common fields, and its type's fields (TYPE_FIELDS) as its definition. */
 export interface StoredQuestion {

@@ -8,7 +8,15 @@ import { policyReveals, type RevealFacts } from "./attempts";
  */
 
 /** Fields of a question's definition that give the answer away. */
-export const ANSWER_KEY_FIELDS = ["correct_option_id", "correct_option_ids", "correct", "accepted_answers", "correct_value"];
+export const ANSWER_KEY_FIELDS = [
+  "correct_option_id",
+  "correct_option_ids",
+  "correct",
+  "accepted_answers",
+  "correct_value",
+  "correct_order",
+  "correct_matches",
+];
 
 /** Whether a credential with these scopes sees questions' key fields. */
 export const revealsKeys = (scopes: readonly string[]): boolean => hasScope(scopes, "quizzes:write");

@@ -9,7 +9,7 @@ import type { FuzzSummary } from "./format";
 import { nearMisses } from "./mutations";
 import { type Operation, type Plan, PlanFactory, readOperations, requestSchemas } from "./operations";
 import { SchemaArbitraries } from "./schema-arbitrary";
-import { FuzzState, type Materialized } from "./state";
+import { FuzzState, listIds, type Materialized } from "./state";
 
 export { formatSummary } from "./format";
 
@@ -72,6 +72,20 @@ async function seed(state: FuzzState) {
           { type: "true_false", prompt: "The sky is blue.", correct: true },
           { type: "short_text", prompt: "Capital of France, in words?", accepted_answers: ["Paris"] },
           { type: "numeric", prompt: "2 + 2?", correct_value: 4, tolerance: 0.5 },
+          {
+            type: "ordering",
+            prompt: "Smallest first.",
+            items: [{ text: "1" }, { text: "2" }, { text: "3" }],
+            correct_order: ["a", "b", "c"],
+            scoring: "partial",
+          },
+          {
+            type: "matching",
+            prompt: "Capitals.",
+            prompts: [{ text: "France" }, { text: "Italy" }],
+            choices: [{ text: "Paris" }, { text: "Rome" }],
+            correct_matches: { a: "a", b: "b" },
+          },
         ],
       },
     }),
@@ -90,13 +104,7 @@ async function seed(state: FuzzState) {
   for (const q of [quiz, limited]) {
     state.add("quiz", q.id, true);
     const { questions } = await ok(await call(`/v1/quizzes/${q.id}/questions?limit=100`), "questions");
-    for (const question of questions)
-      state.addQuestion(
-        q.id,
-        question.id,
-        { type: question.type, optionIds: (question.options ?? []).map((o: { id: string }) => o.id) },
-        true,
-      );
+    for (const question of questions) state.addQuestion(q.id, question.id, { type: question.type, ...listIds(question) }, true);
   }
   for (const [name, email] of [
     ["Ada Fuzz", "ada.fuzz@example.com"],

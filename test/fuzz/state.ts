@@ -17,7 +17,18 @@ export interface Credentials {
 
 interface QuestionInfo {
   type: string;
+  /** Option ids; an ordering's item ids; a matching's prompt ids. */
   optionIds: string[];
+  /** A matching's choice ids. */
+  choiceIds?: string[];
+}
+
+type Listed = { id: string }[] | undefined;
+
+/** The ids a question's responses name, from its representation. */
+export function listIds(q: { options?: Listed; items?: Listed; prompts?: Listed; choices?: Listed }) {
+  const ids = (list: Listed) => (list ?? []).map((o) => o.id);
+  return { optionIds: ids(q.options ?? q.items ?? q.prompts), choiceIds: ids(q.choices) };
 }
 
 const ID_PREFIX: Partial<Record<RefKind, string>> = {
@@ -112,8 +123,7 @@ export class FuzzState {
     const quizId = resolvedPath.id;
     if (quizId?.startsWith("quiz_") && plan.path.startsWith("/v1/quizzes/{id}/questions") && plan.method === "GET") {
       for (const q of Array.isArray(json.questions) ? json.questions : [json])
-        if (typeof q?.id === "string" && q.id.startsWith("qst_"))
-          this.addQuestion(quizId, q.id, { type: q.type, optionIds: (q.options ?? []).map((o: { id: string }) => o.id) });
+        if (typeof q?.id === "string" && q.id.startsWith("qst_")) this.addQuestion(quizId, q.id, { type: q.type, ...listIds(q) });
     }
     if (typeof json.next_cursor === "string") {
       const list = this.cursors.get(plan.path) ?? [];
@@ -123,10 +133,7 @@ export class FuzzState {
     if (status === 201 && typeof json.id === "string") {
       const kind = Object.entries(ID_PREFIX).find(([, p]) => json.id.startsWith(`${p}_`))?.[0];
       if (kind === "question" && resolvedPath.id)
-        this.addQuestion(resolvedPath.id, json.id, {
-          type: json.type,
-          optionIds: (json.options ?? []).map((o: { id: string }) => o.id),
-        });
+        this.addQuestion(resolvedPath.id, json.id, { type: json.type, ...listIds(json) });
       else if (kind) this.add(kind, json.id);
       if (kind === "submission" && typeof json.quiz_id === "string") this.submissionQuiz.set(json.id, json.quiz_id);
       if (kind === "oauthClient" && typeof json.client_secret === "string") this.clientSecrets.set(json.id, json.client_secret);
@@ -203,6 +210,17 @@ export class FuzzState {
         return ["Paris", " paris ", "ＰＡＲＩＳ", "Lyon", "ﬁne"][Math.floor(p * 5)];
       case "numeric":
         return Math.round(p * 10000) / 100;
+      case "ordering": {
+        // A rotation of the items: a permutation, in place or not.
+        const shift = Math.floor(p * options.length);
+        return options.map((_, i) => options[(i + shift) % options.length]);
+      }
+      case "matching": {
+        const choices = info?.choiceIds?.length ? info.choiceIds : ["a"];
+        return Object.fromEntries(
+          options.map((prompt, i) => [prompt, choices[Math.floor(p * (i + 1) * choices.length) % choices.length]]),
+        );
+      }
       default:
         return "a";
     }

@@ -16,9 +16,12 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
   const { type, prompt, points, feedback, explanation, pool } = input;
   const definition: Record<string, unknown> = {};
   for (const field of TYPE_FIELDS[type]) definition[field] = (input as Record<string, unknown>)[field];
-  if ("options" in input) {
-    const ids = optionIds(input.options);
-    definition.options = input.options.map((o, i) => ({ id: ids[i], text: o.text }));
+  // Options, items, prompts and choices left without ids get a, b, … by position.
+  for (const field of ["options", "items", "prompts", "choices"] as const) {
+    const list = (input as Partial<Record<typeof field, { id?: string; text: string }[]>>)[field];
+    if (!list) continue;
+    const ids = optionIds(list);
+    definition[field] = list.map((o, i) => ({ id: ids[i], text: o.text }));
   }
   return {
     id: newId("question"),

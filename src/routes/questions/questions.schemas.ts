@@ -117,8 +117,128 @@ const NumericInput = z
   })
   .openapi("NumericQuestionInput");
 
+/** Ids of a list (items, prompts, choices) unique, each issue at the duplicate's path. */
+function checkUniqueIds(list: { id?: string }[], field: string, ctx: z.RefinementCtx): Set<string> {
+  const seen = new Set<string>();
+  optionIds(list).forEach((id, i) => {
+    if (seen.has(id)) ctx.addIssue({ code: "custom", path: [field, i, "id"], message: `Duplicate id "${id}".` });
+    seen.add(id);
+  });
+  return seen;
+}
+
+const OrderingInput = z
+  .strictObject({
+    type: z.literal("ordering"),
+    ...common,
+    items: z
+      .array(OptionInput)
+      .min(MIN_OPTIONS)
+      .max(MAX_OPTIONS)
+      .openapi({ description: "What is to be put in order; ids a, b, … when left out." }),
+    correct_order: z
+      .array(optionId)
+      .min(MIN_OPTIONS)
+      .max(MAX_OPTIONS)
+      .openapi({ description: "Every item id once, in the right order." }),
+    scoring: z.enum(MULTIPLE_CHOICE_SCORINGS).default("all_or_nothing").openapi({
+      description: "`partial`: the share of items in their place.",
+    }),
+  })
+  .superRefine((q, ctx) => {
+    const ids = checkUniqueIds(q.items, "items", ctx);
+    const placed = new Set<string>();
+    q.correct_order.forEach((id, i) => {
+      if (!ids.has(id))
+        ctx.addIssue({ code: "custom", path: ["correct_order", i], message: `"${id}" is not one of the item ids.` });
+      else if (placed.has(id)) ctx.addIssue({ code: "custom", path: ["correct_order", i], message: `"${id}" is placed twice.` });
+      placed.add(id);
+    });
+    const missing = [...ids].filter((id) => !placed.has(id));
+    if (missing.length > 0)
+      ctx.addIssue({
+        code: "custom",
+        path: ["correct_order"],
+        message: `Not a permutation of the items: ${missing.join(", ")} missing.`,
+      });
+  })
+  .openapi("OrderingQuestionInput", {
+    example: {
+      type: "ordering",
+      prompt: "Put these in the order they happened.",
+      items: [
+        { id: "a", text: "The Magna Carta" },
+        { id: "b", text: "The printing press" },
+        { id: "c", text: "The French Revolution" },
+      ],
+      correct_order: ["a", "b", "c"],
+      scoring: "partial",
+    },
+  });
+
+const MatchingInput = z
+  .strictObject({
+    type: z.literal("matching"),
+    ...common,
+    prompts: z
+      .array(OptionInput)
+      .min(1)
+      .max(MAX_OPTIONS)
+      .openapi({ description: "What is to be matched; ids a, b, … when left out." }),
+    choices: z
+      .array(OptionInput)
+      .min(1)
+      .max(MAX_OPTIONS)
+      .openapi({ description: "What it is matched to; prompts may share a choice." }),
+    correct_matches: z.record(optionId, optionId).openapi({ description: "Every prompt id to its one correct choice id." }),
+    scoring: z.enum(MULTIPLE_CHOICE_SCORINGS).default("all_or_nothing").openapi({
+      description: "`partial`: the share of prompts matched.",
+    }),
+  })
+  .superRefine((q, ctx) => {
+    const prompts = checkUniqueIds(q.prompts, "prompts", ctx);
+    const choices = checkUniqueIds(q.choices, "choices", ctx);
+    for (const [prompt, choice] of Object.entries(q.correct_matches)) {
+      if (!prompts.has(prompt))
+        ctx.addIssue({ code: "custom", path: ["correct_matches", prompt], message: `"${prompt}" is not one of the prompt ids.` });
+      else if (!choices.has(choice))
+        ctx.addIssue({ code: "custom", path: ["correct_matches", prompt], message: `"${choice}" is not one of the choice ids.` });
+    }
+    const unmatched = [...prompts].filter((id) => !Object.hasOwn(q.correct_matches, id));
+    if (unmatched.length > 0)
+      ctx.addIssue({
+        code: "custom",
+        path: ["correct_matches"],
+        message: `Every prompt needs its match: ${unmatched.join(", ")} has none.`,
+      });
+  })
+  .openapi("MatchingQuestionInput", {
+    example: {
+      type: "matching",
+      prompt: "Match each country to its capital.",
+      prompts: [
+        { id: "fr", text: "France" },
+        { id: "it", text: "Italy" },
+      ],
+      choices: [
+        { id: "paris", text: "Paris" },
+        { id: "rome", text: "Rome" },
+        { id: "madrid", text: "Madrid" },
+      ],
+      correct_matches: { fr: "paris", it: "rome" },
+    },
+  });
+
 export const QuestionInput = z
-  .discriminatedUnion("type", [SingleChoiceInput, MultipleChoiceInput, TrueFalseInput, ShortTextInput, NumericInput])
+  .discriminatedUnion("type", [
+    SingleChoiceInput,
+    MultipleChoiceInput,
+    TrueFalseInput,
+    ShortTextInput,
+    NumericInput,
+    OrderingInput,
+    MatchingInput,
+  ])
   .openapi("QuestionInput");
 export type QuestionInput = z.infer<typeof QuestionInput>;
 
@@ -130,6 +250,8 @@ export const QuestionCreate = z
     TrueFalseInput.safeExtend(position),
     ShortTextInput.safeExtend(position),
     NumericInput.safeExtend(position),
+    OrderingInput.safeExtend(position),
+    MatchingInput.safeExtend(position),
   ])
   .openapi("QuestionCreate", {
     example: {
@@ -170,6 +292,11 @@ export const QuestionPatch = z
     case_sensitive: z.unknown().optional(),
     correct_value: z.unknown().optional(),
     tolerance: z.unknown().optional(),
+    items: z.unknown().optional(),
+    correct_order: z.unknown().optional(),
+    prompts: z.unknown().optional(),
+    choices: z.unknown().optional(),
+    correct_matches: z.unknown().optional(),
   })
   .openapi("QuestionPatch", {
     example: { prompt: "What is the capital city of France?", points: 2 },
@@ -196,6 +323,11 @@ export const Question = z
     case_sensitive: z.boolean().optional(),
     correct_value: z.number().optional(),
     tolerance: z.number().optional(),
+    items: z.array(Option).optional(),
+    correct_order: z.array(z.string()).optional(),
+    prompts: z.array(Option).optional(),
+    choices: z.array(Option).optional(),
+    correct_matches: z.record(z.string(), z.string()).optional(),
     version: z.number().int().min(1).openapi({
       description:
         "1 at creation, +1 for every change to what grading reads (key, options, scoring, points); results name the version each answer was graded against.",
@@ -205,6 +337,6 @@ export const Question = z
   })
   .openapi("Question", {
     description:
-      "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value) appear only for credentials with quizzes:write.",
+      "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches) appear only for credentials with quizzes:write.",
   });
 export type Question = z.infer<typeof Question>;
