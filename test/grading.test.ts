@@ -68,6 +68,25 @@ const questionArb: fc.Arbitrary<GradableQuestion> = fc.oneof(
       .map((order) => ({ ...b, type: "ordering" as const, items, correct_order: order, scoring })),
   ),
   fc
+    .tuple(
+      baseArb,
+      fc.array(
+        fc.record({ accepted_answers: fc.array(fc.string(), { minLength: 1, maxLength: 3 }), case_sensitive: fc.boolean() }),
+        {
+          minLength: 1,
+          maxLength: 4,
+        },
+      ),
+      fc.constantFrom("all_or_nothing" as const, "partial" as const),
+    )
+    .map(([b, blanks, scoring]) => ({
+      ...b,
+      type: "fill_in_blanks" as const,
+      text: blanks.map((_, i) => `{{b${i}}}`).join(" "),
+      blanks: blanks.map((blank, i) => ({ ...blank, id: `b${i}` })),
+      scoring,
+    })),
+  fc
     .tuple(baseArb, optionsArb, optionsArb, fc.constantFrom("all_or_nothing" as const, "partial" as const))
     .chain(([b, prompts, choices, scoring]) =>
       fc
@@ -98,6 +117,13 @@ function responseArb(q: GradableQuestion): fc.Arbitrary<unknown> {
       q.type === "ordering"
         ? fc.oneof(fc.constant(q.correct_order), fc.shuffledSubarray(q.correct_order, { minLength: q.correct_order.length }))
         : fc.constant([]),
+    fill_in_blanks:
+      q.type === "fill_in_blanks"
+        ? fc.dictionary(
+            fc.constantFrom(...q.blanks.map((b) => b.id)),
+            fc.oneof(fc.constantFrom(...q.blanks.flatMap((b) => b.accepted_answers)), fc.string()),
+          )
+        : fc.constant({}),
     matching:
       q.type === "matching"
         ? fc.dictionary(fc.constantFrom(...q.prompts.map((p) => p.id)), fc.constantFrom(...q.choices.map((c) => c.id)))
@@ -115,7 +141,9 @@ const keyOf = (type: string, correctAnswer: unknown): unknown =>
     ? (correctAnswer as string[])[0]
     : type === "numeric"
       ? (correctAnswer as { value: number }).value
-      : correctAnswer;
+      : type === "fill_in_blanks"
+        ? Object.fromEntries(Object.entries(correctAnswer as Record<string, string[]>).map(([id, accepted]) => [id, accepted[0]]))
+        : correctAnswer;
 const single = (q: GradableQuestion, response: unknown) =>
   gradeSubmission([q], response === undefined ? [] : [{ question_id: q.id, response }], []).answers[0]!;
 const sumMicro = (qs: GradableQuestion[]) => qs.reduce((s, q) => s + Math.round(q.points * 1e6), 0);

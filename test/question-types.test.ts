@@ -6,7 +6,7 @@ import { call, expectProblem, seedApiKey } from "./helpers";
 import { expectItemAnalysisMatch, referenceItemAnalysis } from "./item-analysis-reference";
 
 /**
- * Ordering and matching: the scoring rules as properties (within 0..points, full marks exactly for
+ * Ordering, matching and fill in the blanks: the scoring rules as properties (within 0..points, full marks exactly for
  * the key, partial credit monotone in the parts right), hand-computed examples through the API,
  * every way a definition or a response can be ungradable → 400 naming the field, and regrade
  * and item analysis over them.
@@ -53,6 +53,22 @@ const matchingArb = fc
     ),
   );
 
+const blanksArb = fc
+  .record({ n: fc.integer({ min: 1, max: 8 }), points: fc.integer({ min: 1, max: 20 }), partial: fc.boolean() })
+  .map(
+    ({ n, points, partial }): GradableQuestion => ({
+      id: "q",
+      type: "fill_in_blanks",
+      points,
+      feedback: {},
+      text: ids(n)
+        .map((id) => `{{${id}}}`)
+        .join(" … "),
+      blanks: ids(n).map((id) => ({ id, accepted_answers: [`Answer ${id}`, `alt ${id}`], case_sensitive: false })),
+      scoring: partial ? "partial" : "all_or_nothing",
+    }),
+  );
+
 /** A response with exactly the parts in `right` right (by index), the others wrong. */
 function responseWith(q: GradableQuestion, right: boolean[]): unknown {
   if (q.type === "ordering") {
@@ -66,6 +82,8 @@ function responseWith(q: GradableQuestion, right: boolean[]): unknown {
     });
     return out;
   }
+  if (q.type === "fill_in_blanks")
+    return Object.fromEntries(q.blanks.map((b, i) => [b.id, right[i] ? ` ANSWER  ${b.id} ` : "wrong"]));
   if (q.type === "matching") {
     const entries = Object.entries(q.correct_matches);
     const other = (choice: string) => q.choices.find((c) => c.id !== choice)?.id;
@@ -84,18 +102,29 @@ function responseWith(q: GradableQuestion, right: boolean[]): unknown {
 }
 
 const partsOf = (q: GradableQuestion) =>
-  q.type === "ordering" ? q.correct_order.length : q.type === "matching" ? Object.keys(q.correct_matches).length : 0;
+  q.type === "ordering"
+    ? q.correct_order.length
+    : q.type === "matching"
+      ? Object.keys(q.correct_matches).length
+      : q.type === "fill_in_blanks"
+        ? q.blanks.length
+        : 0;
 
-describe("ordering and matching scoring (properties)", () => {
+describe("ordering, matching and fill-in-the-blanks scoring (properties)", () => {
   it("scores within 0..points; full marks exactly for the key; partial credit is the share, monotone in the parts right", () => {
     fc.assert(
       fc.property(
         fc
-          .oneof(orderingArb, matchingArb)
+          .oneof(orderingArb, matchingArb, blanksArb)
           .chain((q) => fc.tuple(fc.constant(q), fc.array(fc.boolean(), { minLength: partsOf(q), maxLength: partsOf(q) }))),
         ([q, right]) => {
           const possible = q.points * MICRO;
-          const key = q.type === "ordering" ? q.correct_order : q.type === "matching" ? q.correct_matches : null;
+          const key =
+            q.type === "ordering"
+              ? q.correct_order
+              : q.type === "matching"
+                ? q.correct_matches
+                : responseWith(q, Array(partsOf(q)).fill(true));
           const full = scoreAnswer(q, key);
           expect(full).toEqual({ correct: true, earned: possible, possible });
           const response = responseWith(q, right);
@@ -261,5 +290,90 @@ describe("ordering and matching through the API", () => {
       [0, 1],
     ]);
     expectItemAnalysisMatch((await call(`/v1/analytics/quiz/${quizId}/items`)).json, await referenceItemAnalysis(quizId, "all"));
+  });
+});
+
+const BLANKS = {
+  type: "fill_in_blanks",
+  prompt: "Complete.",
+  points: 2,
+  text: "The capital of France is {{city}} and it lies on the {{river}}.",
+  blanks: [
+    { id: "city", accepted_answers: ["Paris"] },
+    { id: "river", accepted_answers: ["Seine", "the Seine"], case_sensitive: true },
+  ],
+};
+
+describe("fill in the blanks through the API", () => {
+  it("hand-computed points: partial (the default) earns the share of blanks right; all_or_nothing nothing short of all", async () => {
+    const { submissionId, graded } = await gradedWith(
+      [BLANKS, { ...BLANKS, scoring: "all_or_nothing" }, BLANKS],
+      [{ city: "  PARIS ", river: "seine" }, { city: "Paris" }, { city: "paris", river: "the Seine" }],
+    );
+    // 1 of 2 right (the river is case-sensitive) → 1; all_or_nothing with one blank missing → 0; both right → 2.
+    expect(graded).toMatchObject({ points_earned: 3, points_possible: 6, score: 50 });
+    const results = (await call(`/v1/submissions/${submissionId}/results`)).json;
+    expect(results.answers.map((a: any) => [a.points_earned, a.correct])).toEqual([
+      [1, false],
+      [0, false],
+      [2, true],
+    ]);
+    expect(results.answers[0].correct_answer).toEqual({ city: ["Paris"], river: ["Seine", "the Seine"] });
+  });
+
+  it.each([
+    ["a marker without a blank", { ...BLANKS, text: "{{city}} {{river}} {{sea}}" }, "text"],
+    ["a blank without a marker", { ...BLANKS, text: "Only {{city}}." }, "blanks[1].id"],
+    ["a blank marked twice", { ...BLANKS, text: "{{city}} {{city}} {{river}}" }, "blanks[0].id"],
+    ["duplicate blank ids", { ...BLANKS, blanks: [BLANKS.blanks[0], BLANKS.blanks[0]], text: "{{city}}" }, "blanks[1].id"],
+    [
+      "a blank without accepted answers",
+      { ...BLANKS, blanks: [{ id: "city", accepted_answers: [] }, BLANKS.blanks[1]] },
+      "blanks[0].accepted_answers",
+    ],
+  ])("a definition with %s → 400 naming %s", async (_, question, path) => {
+    const res = await call("/v1/quizzes", { body: { title: "Bad", questions: [question] } });
+    expectProblem(res, 400, "validation_failed");
+    expect(res.json.errors.map((e: { path: string }) => e.path)).toContain(`questions[0].${path}`);
+  });
+
+  it.each([[{ sea: "North" }], [{ city: 7 }], [{ city: "x".repeat(1001) }], [["Paris"]], ["Paris"]])(
+    "a response of the wrong shape or size (%j) → 400",
+    async (response) => {
+      const quiz = await call("/v1/quizzes", { body: { title: "Responses", questions: [BLANKS] } });
+      const user = await call("/v1/users", { body: { name: "R", email: `${crypto.randomUUID()}@example.com` } });
+      const res = await call(`/v1/quizzes/${quiz.json.id}/submissions`, {
+        body: { user_id: user.json.id, answers: [{ question_id: quiz.json.question_ids[0], response }] },
+      });
+      expectProblem(res, 400, "validation_failed");
+      expect(res.json.errors[0].path).toBe("answers[0].response");
+    },
+  );
+
+  it("a quiz whose answers could overflow a submission's row is refused: inline, when a question is added, when one grows", async () => {
+    // Ten blanks of up to 1 000 characters: about 31 KB of row each; 29 fit in the 900 000 bytes, 30 do not.
+    const wide = {
+      ...BLANKS,
+      text: ids(10)
+        .map((id) => `{{${id}}}`)
+        .join(" "),
+      blanks: ids(10).map((id) => ({ id, accepted_answers: ["x"] })),
+    };
+    const refused = await call("/v1/quizzes", { body: { title: "Too wide", questions: Array(30).fill(wide) } });
+    expectProblem(refused, 400, "validation_failed");
+    expect(refused.json.errors[0].path).toBe("questions");
+
+    const quiz = await call("/v1/quizzes", { body: { title: "Nearly full", questions: Array(29).fill(wide) } });
+    expect(quiz.status, quiz.text).toBe(201);
+    const added = await call(`/v1/quizzes/${quiz.json.id}/questions`, { body: wide });
+    expectProblem(added, 400, "validation_failed");
+    // A small question still fits; growing it into a wide one does not.
+    const small = await call(`/v1/quizzes/${quiz.json.id}/questions`, {
+      body: { type: "true_false", prompt: "Yes?", correct: true },
+    });
+    expect(small.status, small.text).toBe(201);
+    const grown = await call(`/v1/quizzes/${quiz.json.id}/questions/${small.json.id}`, { method: "PATCH", body: wide });
+    expectProblem(grown, 400, "validation_failed");
+    expect((await call(`/v1/quizzes/${quiz.json.id}`)).json.questions).toBe(30);
   });
 });

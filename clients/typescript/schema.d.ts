@@ -1200,7 +1200,7 @@ export interface components {
              */
             grading_policy?: "highest" | "latest" | "first" | "average";
         };
-        QuestionInput: components["schemas"]["SingleChoiceQuestionInput"] | components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortTextQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["OrderingQuestionInput"] | components["schemas"]["MatchingQuestionInput"];
+        QuestionInput: components["schemas"]["SingleChoiceQuestionInput"] | components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortTextQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["OrderingQuestionInput"] | components["schemas"]["MatchingQuestionInput"] | components["schemas"]["FillInBlanksQuestionInput"];
         SingleChoiceQuestionInput: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1490,6 +1490,68 @@ export interface components {
         };
         /**
          * @example {
+         *       "type": "fill_in_blanks",
+         *       "prompt": "Complete the sentence.",
+         *       "text": "The capital of France is {{city}} and it lies on the {{river}}.",
+         *       "blanks": [
+         *         {
+         *           "id": "city",
+         *           "accepted_answers": [
+         *             "Paris"
+         *           ]
+         *         },
+         *         {
+         *           "id": "river",
+         *           "accepted_answers": [
+         *             "Seine",
+         *             "the Seine"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        FillInBlanksQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "fill_in_blanks";
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @example What is 2 + 2?
+             */
+            prompt: string;
+            /**
+             * @default 1
+             * @example 1
+             */
+            points?: number;
+            feedback?: components["schemas"]["QuestionFeedback"];
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
+            /** @description The text, with a `{{blank_id}}` marker where each blank goes. */
+            text: string;
+            /** @description Each blank's id and accepted answers, matched like a short text's. */
+            blanks: {
+                id: string;
+                accepted_answers: string[];
+                /** @default false */
+                case_sensitive?: boolean;
+            }[];
+            /**
+             * @description `partial` (the default): the share of blanks right; `all_or_nothing`.
+             * @default partial
+             * @enum {string}
+             */
+            scoring?: "all_or_nothing" | "partial";
+        };
+        /**
+         * @example {
          *       "title": "Capitals of Europe, 2nd edition",
          *       "settings": {
          *         "max_attempts": 5
@@ -1548,14 +1610,14 @@ export interface components {
                 grading_policy?: "highest" | "latest" | "first" | "average";
             };
         };
-        /** @description Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches) appear only for credentials with quizzes:write. */
+        /** @description Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks) appear only for credentials with quizzes:write. */
         Question: {
             /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             quiz_id: string;
             /** @enum {string} */
-            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching";
+            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks";
             prompt: string;
             points: number;
             /**
@@ -1587,6 +1649,12 @@ export interface components {
             correct_matches?: {
                 [key: string]: string;
             };
+            text?: string;
+            blanks?: {
+                id: string;
+                accepted_answers: string[];
+                case_sensitive: boolean;
+            }[];
             /**
              * Format: int64
              * @description 1 at creation, +1 for every change to what grading reads (key, options, scoring, points); results name the version each answer was graded against.
@@ -1850,6 +1918,47 @@ export interface components {
              * @description 1-based position; default: after the last question.
              */
             position?: number;
+        } | {
+            /** @enum {string} */
+            type: "fill_in_blanks";
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @example What is 2 + 2?
+             */
+            prompt: string;
+            /**
+             * @default 1
+             * @example 1
+             */
+            points?: number;
+            feedback?: components["schemas"]["QuestionFeedback"];
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
+            /** @description The text, with a `{{blank_id}}` marker where each blank goes. */
+            text: string;
+            /** @description Each blank's id and accepted answers, matched like a short text's. */
+            blanks: {
+                id: string;
+                accepted_answers: string[];
+                /** @default false */
+                case_sensitive?: boolean;
+            }[];
+            /**
+             * @description `partial` (the default): the share of blanks right; `all_or_nothing`.
+             * @default partial
+             * @enum {string}
+             */
+            scoring?: "all_or_nothing" | "partial";
+            /**
+             * Format: int32
+             * @description 1-based position; default: after the last question.
+             */
+            position?: number;
         };
         /**
          * @description Any fields of a question; the result is validated as a whole question of its (new) type.
@@ -1860,7 +1969,7 @@ export interface components {
          */
         QuestionPatch: {
             /** @enum {string} */
-            type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching";
+            type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks";
             prompt?: unknown;
             points?: unknown;
             feedback?: unknown;
@@ -1885,6 +1994,8 @@ export interface components {
             prompts?: unknown;
             choices?: unknown;
             correct_matches?: unknown;
+            text?: unknown;
+            blanks?: unknown;
         };
         Submission: {
             /** @example sub_01kamz3f7c9n0p8s6e5vwx2y4r */
@@ -1903,7 +2014,7 @@ export interface components {
             answers: {
                 question_id: string;
                 /**
-                 * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids.
+                 * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids; fill_in_blanks: an object of blank ids to strings of at most 1 000 characters.
                  * @example a
                  */
                 response: unknown;
@@ -1966,7 +2077,7 @@ export interface components {
             /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
             question_id: string;
             /**
-             * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids.
+             * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids; fill_in_blanks: an object of blank ids to strings of at most 1 000 characters.
              * @example a
              */
             response: unknown;
@@ -2227,9 +2338,9 @@ export interface components {
              */
             question_version?: number;
             /** @enum {string} */
-            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching";
+            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks";
             /**
-             * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids.
+             * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids; fill_in_blanks: an object of blank ids to strings of at most 1 000 characters.
              * @example a
              */
             response: unknown;

@@ -38,6 +38,8 @@ export const questions = sqliteTable(
     pool: text("pool"),
     /** 1 at creation, +1 for every change to what grading reads (key, options, scoring, points). */
     version: integer("version").notNull().default(1),
+    /** The most its answer and result add to a submission's row (domain/answers answerRowBytes): a quiz's sum is bounded. */
+    answerBytes: integer("answer_bytes").notNull().default(0),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -22,11 +22,17 @@ export function responseProblem(question: GradableQuestion, response: unknown): 
       if (typeof response !== "string") return "must be an option id (a string)";
       return question.options.some((o) => o.id === response) ? undefined : "must be one of the question's option ids";
     case "short_text":
-      if (typeof response !== "string") return "must be a string";
-      if (response.length > MAX_SHORT_TEXT_RESPONSE_LENGTH) return `must be at most ${MAX_SHORT_TEXT_RESPONSE_LENGTH} characters`;
-      if (!isWellFormedUnicode(response)) return TEXT_MESSAGES.lone_surrogate;
-      // Tab, line feed and carriage return are allowed; other control characters are not.
-      return forbiddenControlCharacter(response, true) === undefined ? undefined : TEXT_MESSAGES.control;
+      return textProblem(response);
+    case "fill_in_blanks": {
+      if (!isPlainObject(response)) return "must be an object of blank ids to strings";
+      const blanks = new Set(question.blanks.map((b) => b.id));
+      for (const [blank, text] of Object.entries(response)) {
+        if (!blanks.has(blank)) return `names "${blank.slice(0, 64)}", which is not one of the question's blanks`;
+        const problem = textProblem(text);
+        if (problem) return `for blank "${blank}" ${problem}`;
+      }
+      return undefined;
+    }
     case "true_false":
       return typeof response === "boolean" ? undefined : "must be a boolean";
     case "numeric":
@@ -65,6 +71,15 @@ export function responseProblem(question: GradableQuestion, response: unknown): 
   }
 }
 
+/** A short-text response (or a blank's): a bounded string of well-formed, printable text. */
+function textProblem(response: unknown): string | undefined {
+  if (typeof response !== "string") return "must be a string";
+  if (response.length > MAX_SHORT_TEXT_RESPONSE_LENGTH) return `must be at most ${MAX_SHORT_TEXT_RESPONSE_LENGTH} characters`;
+  if (!isWellFormedUnicode(response)) return TEXT_MESSAGES.lone_surrogate;
+  // Tab, line feed and carriage return are allowed; other control characters are not.
+  return forbiddenControlCharacter(response, true) === undefined ? undefined : TEXT_MESSAGES.control;
+}
+
 /**
  * Whether a response has its question type's shape, which is all grading needs: stored answers
  * passed responseProblem when they were written, and grading stays defined for any input.
@@ -85,9 +100,42 @@ export function isResponseValidFor(question: GradableQuestion, response: unknown
       for (const item of response) if (typeof item !== "string") return false;
       return true;
     case "matching":
+    case "fill_in_blanks":
       return isPlainObject(response) && Object.values(response).every((v) => typeof v === "string");
   }
 }
+
+/**
+ * The most a question's answer and its graded result can add to a submission's row, in bytes of
+ * UTF-8 JSON (3 bytes per UTF-16 code unit at most; ids ≤ 64 characters). A quiz whose questions
+ * add up to more than ANSWER_ROW_BUDGET is refused (§6: every row stays under D1's 1 000 000 bytes).
+ */
+export function answerRowBytes(question: GradableQuestion): number {
+  const ENTRY = 260; // {"question_id":…,"response":…} and its results entry, without the response
+  const ID = 70; // a quoted id of at most 64 characters, with its separators
+  const TEXT = 3 * MAX_SHORT_TEXT_RESPONSE_LENGTH + 2;
+  switch (question.type) {
+    case "single_choice":
+      return ENTRY + 2 * ID;
+    case "multiple_choice":
+      return ENTRY + 2 * ID * question.options.length;
+    case "true_false":
+      return ENTRY + 5;
+    case "numeric":
+      return ENTRY + 25;
+    case "short_text":
+      return ENTRY + TEXT;
+    case "ordering":
+      return ENTRY + ID * question.items.length;
+    case "matching":
+      return ENTRY + 2 * ID * question.prompts.length;
+    case "fill_in_blanks":
+      return ENTRY + (ID + TEXT) * question.blanks.length;
+  }
+}
+
+/** What the answers and results of one submission may take of its row, in bytes (D1 allows 1 000 000 a row). */
+export const ANSWER_ROW_BUDGET = 900_000;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

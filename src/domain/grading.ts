@@ -110,6 +110,16 @@ function evaluate(question: GradableQuestion, response: unknown, possible: numbe
       const right = key.filter(([prompt, choice]) => Object.hasOwn(given, prompt) && given[prompt] === choice).length;
       return share(right, key.length, question.scoring, possible);
     }
+    case "fill_in_blanks": {
+      const given = response as Record<string, unknown>;
+      const right = question.blanks.filter((blank) => {
+        const text = Object.hasOwn(given, blank.id) ? given[blank.id] : undefined;
+        if (typeof text !== "string") return false;
+        const folded = normalizeText(text, blank.case_sensitive);
+        return blank.accepted_answers.some((a) => normalizeText(a, blank.case_sensitive) === folded);
+      }).length;
+      return share(right, question.blanks.length, question.scoring, possible);
+    }
     case "multiple_choice": {
       const key = new Set(question.correct_option_ids);
       const chosen = new Set(response as string[]);
@@ -142,6 +152,8 @@ export function correctAnswerOf(question: GradableQuestion): unknown {
       return [...question.correct_order];
     case "matching":
       return { ...question.correct_matches };
+    case "fill_in_blanks":
+      return Object.fromEntries(question.blanks.map((b) => [b.id, [...b.accepted_answers]]));
   }
 }
 

@@ -11,6 +11,7 @@ export const QUESTION_TYPES = [
   "numeric",
   "ordering",
   "matching",
+  "fill_in_blanks",
 ] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
@@ -27,6 +28,7 @@ export const TYPE_FIELDS: Record<QuestionType, readonly string[]> = {
   numeric: ["correct_value", "tolerance"],
   ordering: ["items", "correct_order", "scoring"],
   matching: ["prompts", "choices", "correct_matches", "scoring"],
+  fill_in_blanks: ["text", "blanks", "scoring"],
 };
 
 interface ChoiceOption {
@@ -94,6 +96,14 @@ interface MatchingQuestion extends QuestionBase {
   scoring: MultipleChoiceScoring;
 }
 
+/** A text with {{blank_id}} markers; each blank takes short-text answers. `partial` (the default) earns the share of blanks right. */
+interface FillInBlanksQuestion extends QuestionBase {
+  type: "fill_in_blanks";
+  text: string;
+  blanks: { id: string; accepted_answers: string[]; case_sensitive: boolean }[];
+  scoring: MultipleChoiceScoring;
+}
+
 export type GradableQuestion =
   | SingleChoiceQuestion
   | MultipleChoiceQuestion
@@ -101,7 +111,8 @@ export type GradableQuestion =
   | ShortTextQuestion
   | NumericQuestion
   | OrderingQuestion
-  | MatchingQuestion;
+  | MatchingQuestion
+  | FillInBlanksQuestion;
 
 /** A question as it is stored: the common fields, and its type's fields (TYPE_FIELDS) as its definition. */
 export interface StoredQuestion {

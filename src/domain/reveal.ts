@@ -16,6 +16,7 @@ export const ANSWER_KEY_FIELDS = [
   "correct_value",
   "correct_order",
   "correct_matches",
+  "blanks",
 ];
 
 /** Whether a credential with these scopes sees questions' key fields. */

@@ -86,6 +86,15 @@ async function seed(state: FuzzState) {
             choices: [{ text: "Paris" }, { text: "Rome" }],
             correct_matches: { a: "a", b: "b" },
           },
+          {
+            type: "fill_in_blanks",
+            prompt: "Complete.",
+            text: "{{city}} is the capital of {{country}}.",
+            blanks: [
+              { id: "city", accepted_answers: ["Paris"] },
+              { id: "country", accepted_answers: ["France"] },
+            ],
+          },
         ],
       },
     }),

@@ -17,7 +17,7 @@ export interface Credentials {
 
 interface QuestionInfo {
   type: string;
-  /** Option ids; an ordering's item ids; a matching's prompt ids. */
+  /** Option ids; an ordering's item ids; a matching's prompt ids; a fill-in-the-blanks' blank ids. */
   optionIds: string[];
   /** A matching's choice ids. */
   choiceIds?: string[];
@@ -26,9 +26,9 @@ interface QuestionInfo {
 type Listed = { id: string }[] | undefined;
 
 /** The ids a question's responses name, from its representation. */
-export function listIds(q: { options?: Listed; items?: Listed; prompts?: Listed; choices?: Listed }) {
+export function listIds(q: { options?: Listed; items?: Listed; prompts?: Listed; choices?: Listed; blanks?: Listed }) {
   const ids = (list: Listed) => (list ?? []).map((o) => o.id);
-  return { optionIds: ids(q.options ?? q.items ?? q.prompts), choiceIds: ids(q.choices) };
+  return { optionIds: ids(q.options ?? q.items ?? q.prompts ?? q.blanks), choiceIds: ids(q.choices) };
 }
 
 const ID_PREFIX: Partial<Record<RefKind, string>> = {
@@ -215,6 +215,8 @@ export class FuzzState {
         const shift = Math.floor(p * options.length);
         return options.map((_, i) => options[(i + shift) % options.length]);
       }
+      case "fill_in_blanks":
+        return Object.fromEntries(options.map((blank, i) => [blank, ["Paris", " paris ", "Lyon"][Math.floor(p * (i + 3)) % 3]]));
       case "matching": {
         const choices = info?.choiceIds?.length ? info.choiceIds : ["a"];
         return Object.fromEntries(

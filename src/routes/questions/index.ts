@@ -14,4 +14,4 @@ export const questionsRouter = createRouter()
  * What creating a quiz with its questions needs: the rows of new questions, their first
  * versions, and the questions as their question.created events carry them.
  */
-export { questionEventObject, questionRow, snapshotVersions } from "./questions.rows";
+export { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "./questions.rows";

@@ -1,9 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
 import { questions, questionVersions } from "../../db/schema";
+import { ANSWER_ROW_BUDGET, answerRowBytes } from "../../domain/answers";
 import { withoutAnswerKey } from "../../domain/events";
-import { TYPE_FIELDS } from "../../domain/questions";
+import { gradableQuestion, TYPE_FIELDS } from "../../domain/questions";
 import { shownDefinition } from "../../domain/reveal";
 import type { Database } from "../../env";
+import { validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { optionIds, type Question, type QuestionInput } from "./questions.schemas";
 
@@ -23,8 +25,9 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
     const ids = optionIds(list);
     definition[field] = list.map((o, i) => ({ id: ids[i], text: o.text }));
   }
+  const id = newId("question");
   return {
-    id: newId("question"),
+    id,
     quizId,
     position,
     type,
@@ -35,6 +38,7 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
     explanation: explanation ?? null,
     pool: pool ?? null,
     version: 1,
+    answerBytes: answerRowBytes(gradableQuestion({ id, type, points, feedback, explanation: explanation ?? null, definition })),
     createdAt: now,
     updatedAt: now,
   };
@@ -90,3 +94,16 @@ export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Questi
 
 /** The question as its events carry it: the API's representation without any answer-key field. */
 export const questionEventObject = (row: QuestionRow) => withoutAnswerKey(serializeQuestion(row, true));
+
+/** 400 for questions whose answers could overflow a submission's row (§6), at `path`. */
+export const rowBudgetExceeded = (path: string) =>
+  validationFailed([
+    {
+      path,
+      message: `Answers to the quiz's questions could take more than ${ANSWER_ROW_BUDGET} bytes of a submission's row (D1 stores at most 1 000 000 a row): use fewer questions, blanks or options.`,
+    },
+  ]);
+
+/** SQL: the answer bytes of the quiz's questions but `except`, plus `adding`, stay within the budget. */
+export const withinRowBudget = (quizId: string, adding: number, except?: string): SQL =>
+  sql`(SELECT coalesce(sum(answer_bytes), 0) FROM questions WHERE quiz_id = ${quizId}${except === undefined ? sql`` : sql` AND id != ${except}`}) + ${adding} <= ${ANSWER_ROW_BUDGET}`;

@@ -229,6 +229,60 @@ const MatchingInput = z
     },
   });
 
+const MAX_BLANKS = 26;
+/** `{{blank_id}}` in a fill-in-the-blanks text. */
+const BLANK_MARKER = /\{\{([^{}]*)\}\}/g;
+
+const FillInBlanksInput = z
+  .strictObject({
+    type: z.literal("fill_in_blanks"),
+    ...common,
+    text: multiLineText(10_000, 1).openapi({ description: "The text, with a `{{blank_id}}` marker where each blank goes." }),
+    blanks: z
+      .array(
+        z.strictObject({
+          id: optionId,
+          accepted_answers: z.array(singleLineText(1000)).min(1).max(100),
+          case_sensitive: z.boolean().default(false),
+        }),
+      )
+      .min(1)
+      .max(MAX_BLANKS)
+      .openapi({ description: "Each blank's id and accepted answers, matched like a short text's." }),
+    scoring: z.enum(MULTIPLE_CHOICE_SCORINGS).default("partial").openapi({
+      description: "`partial` (the default): the share of blanks right; `all_or_nothing`.",
+    }),
+  })
+  .superRefine((q, ctx) => {
+    const ids = checkUniqueIds(q.blanks, "blanks", ctx);
+    const marked = new Map<string, number>();
+    for (const [, id = ""] of q.text.matchAll(BLANK_MARKER)) {
+      if (!ids.has(id))
+        ctx.addIssue({ code: "custom", path: ["text"], message: `The marker {{${id.slice(0, 64)}}} names no blank.` });
+      marked.set(id, (marked.get(id) ?? 0) + 1);
+    }
+    q.blanks.forEach((blank, i) => {
+      const times = marked.get(blank.id) ?? 0;
+      if (times !== 1)
+        ctx.addIssue({
+          code: "custom",
+          path: ["blanks", i, "id"],
+          message: times === 0 ? `The text has no {{${blank.id}}} marker.` : `The text marks {{${blank.id}}} ${times} times.`,
+        });
+    });
+  })
+  .openapi("FillInBlanksQuestionInput", {
+    example: {
+      type: "fill_in_blanks",
+      prompt: "Complete the sentence.",
+      text: "The capital of France is {{city}} and it lies on the {{river}}.",
+      blanks: [
+        { id: "city", accepted_answers: ["Paris"] },
+        { id: "river", accepted_answers: ["Seine", "the Seine"] },
+      ],
+    },
+  });
+
 export const QuestionInput = z
   .discriminatedUnion("type", [
     SingleChoiceInput,
@@ -238,6 +292,7 @@ export const QuestionInput = z
     NumericInput,
     OrderingInput,
     MatchingInput,
+    FillInBlanksInput,
   ])
   .openapi("QuestionInput");
 export type QuestionInput = z.infer<typeof QuestionInput>;
@@ -252,6 +307,7 @@ export const QuestionCreate = z
     NumericInput.safeExtend(position),
     OrderingInput.safeExtend(position),
     MatchingInput.safeExtend(position),
+    FillInBlanksInput.safeExtend(position),
   ])
   .openapi("QuestionCreate", {
     example: {
@@ -297,6 +353,8 @@ export const QuestionPatch = z
     prompts: z.unknown().optional(),
     choices: z.unknown().optional(),
     correct_matches: z.unknown().optional(),
+    text: z.unknown().optional(),
+    blanks: z.unknown().optional(),
   })
   .openapi("QuestionPatch", {
     example: { prompt: "What is the capital city of France?", points: 2 },
@@ -328,6 +386,8 @@ export const Question = z
     prompts: z.array(Option).optional(),
     choices: z.array(Option).optional(),
     correct_matches: z.record(z.string(), z.string()).optional(),
+    text: z.string().optional(),
+    blanks: z.array(z.object({ id: z.string(), accepted_answers: z.array(z.string()), case_sensitive: z.boolean() })).optional(),
     version: z.number().int().min(1).openapi({
       description:
         "1 at creation, +1 for every change to what grading reads (key, options, scoring, points); results name the version each answer was graded against.",
@@ -337,6 +397,6 @@ export const Question = z
   })
   .openapi("Question", {
     description:
-      "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches) appear only for credentials with quizzes:write.",
+      "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks) appear only for credentials with quizzes:write.",
   });
 export type Question = z.infer<typeof Question>;

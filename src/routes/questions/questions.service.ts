@@ -9,7 +9,14 @@ import type { Database } from "../../env";
 import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
 import { fieldErrors } from "../../lib/validation";
-import { type QuestionRow, questionEventObject, questionRow, snapshotVersions } from "./questions.rows";
+import {
+  type QuestionRow,
+  questionEventObject,
+  questionRow,
+  rowBudgetExceeded,
+  snapshotVersions,
+  withinRowBudget,
+} from "./questions.rows";
 import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "./questions.schemas";
 
 export { serializeQuestion } from "./questions.rows";
@@ -74,7 +81,9 @@ export async function createQuestion(db: Database, quizId: string, input: Questi
   const row = questionRow(quizId, input, 0, now);
   const total = questionTotal(quizId);
   // NULL when the quiz is full: the NOT NULL constraint then fails the batch, which rolls back whole.
-  const position = sql<number>`CASE WHEN ${total} < ${MAX_QUESTIONS_PER_QUIZ} THEN min(${input.position ?? MAX_QUESTIONS_PER_QUIZ + 1}, ${total} + 1) END`;
+  // Also NULL when its answers could overflow a submission's row: told apart after the failure.
+  const fits = withinRowBudget(quizId, row.answerBytes);
+  const position = sql<number>`CASE WHEN ${total} < ${MAX_QUESTIONS_PER_QUIZ} AND ${fits} THEN min(${input.position ?? MAX_QUESTIONS_PER_QUIZ + 1}, ${total} + 1) END`;
   const statements: D1PreparedStatement[] = [];
   if (input.position !== undefined)
     statements.push(
@@ -105,7 +114,10 @@ export async function createQuestion(db: Database, quizId: string, input: Questi
     results = await db.$client.batch<{ position: number }>(statements);
   } catch (error) {
     const text = errorChainText(error);
-    if (text.includes("NOT NULL constraint failed: questions.position")) throw limitReached();
+    if (text.includes("NOT NULL constraint failed: questions.position")) {
+      const [room] = await db.all<{ fits: number }>(sql`SELECT ${fits} AS fits`);
+      throw room?.fits ? limitReached() : rowBudgetExceeded("");
+    }
     if (text.includes("FOREIGN KEY")) throw notFound("Quiz"); // deleted since requireQuiz
     throw error;
   }
@@ -186,8 +198,15 @@ export async function updateQuestion(
     if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
     const next = changedQuestion(read, parsed.data, requested === undefined ? read.position : Math.min(requested, total));
     const keepsPool = await leavingPool(db, read, next.pool);
+    const fits = withinRowBudget(quizId, next.answerBytes, read.id);
+    if (next.answerBytes > read.answerBytes) {
+      const [room] = await db.all<{ fits: number }>(sql`SELECT ${fits} AS fits`);
+      if (!room?.fits) throw rowBudgetExceeded("");
+    }
     const unchanged =
-      requested === undefined ? unchangedSince(read) : sql`${unchangedSince(read)} AND ${questionTotal(quizId)} = ${total}`;
+      requested === undefined
+        ? sql`${unchangedSince(read)} AND ${fits}`
+        : sql`${unchangedSince(read)} AND ${fits} AND ${questionTotal(quizId)} = ${total}`;
     const guard = keepsPool === undefined ? unchanged : sql`${unchanged} AND ${keepsPool}`;
     const [from, to] = [read.position, next.position];
     const statements: D1PreparedStatement[] = [];

@@ -4,13 +4,14 @@ import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimis
 import { eventStatement } from "../../db/outbox";
 import { questions, quizzes, submissions } from "../../db/schema";
 import { prepared, statement } from "../../db/statements";
+import { ANSWER_ROW_BUDGET } from "../../domain/answers";
 import { previousAttributes } from "../../domain/events";
 import { poolProblems, type QuizSettings, readSettings, settingsProblems } from "../../domain/quiz-settings";
 import type { Database } from "../../env";
 import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import { questionEventObject, questionRow, snapshotVersions } from "../questions";
+import { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "../questions";
 import type { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
 type QuizRow = typeof quizzes.$inferSelect;
@@ -65,6 +66,7 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
   };
   const questionRows = (input.questions ?? []).map((q, i) => questionRow(quiz.id, q, i + 1, now));
   checkSettings(input.settings, poolSizes(questionRows));
+  if (questionRows.reduce((sum, row) => sum + row.answerBytes, 0) > ANSWER_ROW_BUDGET) throw rowBudgetExceeded("questions");
   const created = serializeQuiz(quiz, questionRows.length);
   await db.$client.batch([
     prepared(db, db.insert(quizzes).values(quiz)),

@@ -9,7 +9,7 @@ import { MAX_QUESTIONS_PER_QUIZ } from "../questions/questions.schemas";
 // `required` too (an unknown() alone is documented as optional).
 const Response = z.unknown().nonoptional().openapi({
   description:
-    "single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids.",
+    "single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids; fill_in_blanks: an object of blank ids to strings of at most 1 000 characters.",
   example: "a",
 });
 
