@@ -10,4 +10,5 @@ UPDATE `questions` SET `answer_bytes` = 260 + CASE `type`
   WHEN 'ordering' THEN 70 * json_array_length(`definition`, '$.items')
   WHEN 'matching' THEN 140 * json_array_length(`definition`, '$.prompts')
   WHEN 'fill_in_blanks' THEN 3072 * json_array_length(`definition`, '$.blanks')
+  WHEN 'essay' THEN 66004
   ELSE 0 END;

@@ -189,6 +189,18 @@ const ROUTES: Record<string, RouteCase> = {
     scope: "submissions:read",
     build: async () => ({ path: `/v1/submissions/${f.graded}/results` }),
   },
+  "PUT /v1/submissions/:id/reviews/:question_id": {
+    scope: "submissions:write",
+    build: async () => {
+      const essay = await ok("/v1/quizzes", { title: unique("Essay"), questions: [{ type: "essay", prompt: "Why?" }] });
+      const sub = await ok(`/v1/quizzes/${essay.id}/submissions`, {
+        user_id: f.user,
+        answers: [{ question_id: essay.question_ids[0], response: "Because." }],
+      });
+      await ok(`/v1/submissions/${sub.id}/grade`, undefined, "POST");
+      return { path: `/v1/submissions/${sub.id}/reviews/${essay.question_ids[0]}`, body: { points: 1 } };
+    },
+  },
 
   "GET /v1/analytics/quiz/:id": { scope: "analytics:read", build: async () => ({ path: `/v1/analytics/quiz/${f.quiz.id}` }) },
   "GET /v1/analytics/quiz/:id/items": {

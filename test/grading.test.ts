@@ -117,6 +117,7 @@ function responseArb(q: GradableQuestion): fc.Arbitrary<unknown> {
       q.type === "ordering"
         ? fc.oneof(fc.constant(q.correct_order), fc.shuffledSubarray(q.correct_order, { minLength: q.correct_order.length }))
         : fc.constant([]),
+    essay: fc.string(),
     fill_in_blanks:
       q.type === "fill_in_blanks"
         ? fc.dictionary(

@@ -22,6 +22,8 @@ interface Fixtures {
   we: string;
   clientSecret: string;
   accessToken: string;
+  /** A graded submission whose essay needs review, and the essay: for the review's path. */
+  essay: { sub: string; qst: string };
 }
 
 let serial = 0;
@@ -60,6 +62,15 @@ async function makeFixtures(): Promise<Fixtures> {
   });
   expect(token.status, token.text).toBe(200);
   const endpoint = await created("/v1/webhook-endpoints", { url: "https://hooks.example.com/fixture", events: ["*"] });
+  const essayQuiz = await created("/v1/quizzes", {
+    title: `Fixture essay ${n}`,
+    questions: [{ type: "essay", prompt: "Why?", points: 10 }],
+  });
+  const essaySub = await created(`/v1/quizzes/${essayQuiz.id}/submissions`, {
+    user_id: user.id,
+    answers: [{ question_id: essayQuiz.question_ids[0], response: "Because." }],
+  });
+  expect((await call(`/v1/submissions/${essaySub.id}/grade`, { method: "POST" })).status).toBe(200);
   const events = await call("/v1/events?limit=1");
   return {
     quiz: quiz.id,
@@ -72,6 +83,7 @@ async function makeFixtures(): Promise<Fixtures> {
     we: endpoint.id,
     clientSecret: client.client_secret,
     accessToken: token.json.access_token,
+    essay: { sub: essaySub.id, qst: essayQuiz.question_ids[0] },
   };
 }
 
@@ -79,6 +91,7 @@ const basic = (id: string, secret: string) => `Basic ${btoa(`${encodeURIComponen
 
 /** The fixture a path parameter names, by the collection it follows. */
 function pathValue(path: string, param: string, f: Fixtures): string {
+  if (path.includes("/reviews/")) return param === "question_id" ? f.essay.qst : f.essay.sub;
   if (param === "question_id") return f.qst;
   if (param === "user_id") return f.user;
   const collection = path.split("/")[2];

@@ -386,6 +386,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/submissions/{id}/reviews/{question_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Review an essay: its points and feedback
+         * @description Scores an answered essay of a submission that was graded or needs review (0 to the question's points) and sets the feedback its results show. When the last essay is reviewed the submission becomes graded, counts in every aggregate once and emits submission.graded; reviewing again later moves the aggregates like a regrade (submission.regraded). An open submission → 409 not_graded; an unanswered essay → 409 nothing_to_review; another question type → 400; a question the submission does not present → 404.
+         */
+        put: operations["reviewAnswer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/analytics/quiz/{id}": {
         parameters: {
             query?: never;
@@ -1054,7 +1074,7 @@ export interface components {
              * @description Stable; the error catalogue at /problems/<code>.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
+            code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
             request_id: string;
             errors?: {
                 path: string;
@@ -1200,7 +1220,7 @@ export interface components {
              */
             grading_policy?: "highest" | "latest" | "first" | "average";
         };
-        QuestionInput: components["schemas"]["SingleChoiceQuestionInput"] | components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortTextQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["OrderingQuestionInput"] | components["schemas"]["MatchingQuestionInput"] | components["schemas"]["FillInBlanksQuestionInput"];
+        QuestionInput: components["schemas"]["SingleChoiceQuestionInput"] | components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortTextQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["OrderingQuestionInput"] | components["schemas"]["MatchingQuestionInput"] | components["schemas"]["FillInBlanksQuestionInput"] | components["schemas"]["EssayQuestionInput"];
         SingleChoiceQuestionInput: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1552,6 +1572,47 @@ export interface components {
         };
         /**
          * @example {
+         *       "type": "essay",
+         *       "prompt": "Explain why the sky is blue.",
+         *       "points": 10,
+         *       "rubric": "Rayleigh scattering (5); wavelength dependence (3); clarity (2).",
+         *       "max_words": 300
+         *     }
+         */
+        EssayQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "essay";
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @example What is 2 + 2?
+             */
+            prompt: string;
+            /**
+             * @default 1
+             * @example 1
+             */
+            points?: number;
+            feedback?: components["schemas"]["QuestionFeedback"];
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
+            /** @description Guidance for reviewers; shown with the key. */
+            rubric?: string | null;
+            /**
+             * Format: int32
+             * @description The most words (runs of non-whitespace) an answer may have; longer answers → 400.
+             */
+            max_words?: number | null;
+        };
+        /**
+         * @example {
          *       "title": "Capitals of Europe, 2nd edition",
          *       "settings": {
          *         "max_attempts": 5
@@ -1610,14 +1671,14 @@ export interface components {
                 grading_policy?: "highest" | "latest" | "first" | "average";
             };
         };
-        /** @description Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks) appear only for credentials with quizzes:write. */
+        /** @description Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks) and an essay's rubric appear only for credentials with quizzes:write. */
         Question: {
             /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             quiz_id: string;
             /** @enum {string} */
-            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks";
+            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
             prompt: string;
             points: number;
             /**
@@ -1655,6 +1716,9 @@ export interface components {
                 accepted_answers: string[];
                 case_sensitive: boolean;
             }[];
+            rubric?: string | null;
+            /** Format: int64 */
+            max_words?: number | null;
             /**
              * Format: int64
              * @description 1 at creation, +1 for every change to what grading reads (key, options, scoring, points); results name the version each answer was graded against.
@@ -1959,6 +2023,39 @@ export interface components {
              * @description 1-based position; default: after the last question.
              */
             position?: number;
+        } | {
+            /** @enum {string} */
+            type: "essay";
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @example What is 2 + 2?
+             */
+            prompt: string;
+            /**
+             * @default 1
+             * @example 1
+             */
+            points?: number;
+            feedback?: components["schemas"]["QuestionFeedback"];
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            explanation?: string | null;
+            /**
+             * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
+             * @example easy
+             */
+            pool?: string | null;
+            /** @description Guidance for reviewers; shown with the key. */
+            rubric?: string | null;
+            /**
+             * Format: int32
+             * @description The most words (runs of non-whitespace) an answer may have; longer answers → 400.
+             */
+            max_words?: number | null;
+            /**
+             * Format: int32
+             * @description 1-based position; default: after the last question.
+             */
+            position?: number;
         };
         /**
          * @description Any fields of a question; the result is validated as a whole question of its (new) type.
@@ -1969,7 +2066,7 @@ export interface components {
          */
         QuestionPatch: {
             /** @enum {string} */
-            type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks";
+            type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
             prompt?: unknown;
             points?: unknown;
             feedback?: unknown;
@@ -1996,6 +2093,8 @@ export interface components {
             correct_matches?: unknown;
             text?: unknown;
             blanks?: unknown;
+            rubric?: unknown;
+            max_words?: unknown;
         };
         Submission: {
             /** @example sub_01kamz3f7c9n0p8s6e5vwx2y4r */
@@ -2010,7 +2109,7 @@ export interface components {
              */
             attempt: number;
             /** @enum {string} */
-            status: "open" | "graded";
+            status: "open" | "needs_review" | "graded";
             answers: {
                 question_id: string;
                 /**
@@ -2318,10 +2417,16 @@ export interface components {
             feedback: string;
             points_earned: number;
             points_possible: number;
-            /** @enum {string} */
-            status: "graded";
-            /** Format: date-time */
-            graded_at: string;
+            /**
+             * @description `needs_review`: an answered essay waits for its review; the score is provisional (essays count 0 until reviewed).
+             * @enum {string}
+             */
+            status: "graded" | "needs_review";
+            /**
+             * Format: date-time
+             * @description Null while the submission needs review.
+             */
+            graded_at: string | null;
         };
         Results: components["schemas"]["GradeResult"] & {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
@@ -2338,19 +2443,39 @@ export interface components {
              */
             question_version?: number;
             /** @enum {string} */
-            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks";
+            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
             /**
              * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids; fill_in_blanks: an object of blank ids to strings of at most 1 000 characters.
              * @example a
              */
             response: unknown;
             correct: boolean;
-            points_earned: number;
+            /** @description Null for an answered essay waiting for its review. */
+            points_earned: number | null;
             points_possible: number;
+            /** @description The question's feedback; for a reviewed essay, the review's. */
             feedback: string | null;
             explanation: string | null;
             /** @description The key, when the quiz's settings.show_correct_answers is on. */
             correct_answer?: unknown;
+        };
+        /**
+         * @example {
+         *       "points": 7.5,
+         *       "feedback": "Clear on scattering; say more about wavelength."
+         *     }
+         */
+        ReviewInput: {
+            /**
+             * @description 0 to the question's points, at most 6 decimals.
+             * @example 7.5
+             */
+            points: number;
+            /**
+             * @description Shown in the results as the answer's feedback.
+             * @example Clear on scattering; say more about wavelength.
+             */
+            feedback?: string | null;
         };
         QuizAnalytics: {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
@@ -4927,7 +5052,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
-                status?: "open" | "graded";
+                status?: "open" | "needs_review" | "graded";
             };
             header?: never;
             path: {
@@ -7152,7 +7277,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
-                status?: "open" | "graded";
+                status?: "open" | "needs_review" | "graded";
             };
             header?: never;
             path: {
@@ -8418,6 +8543,243 @@ export interface operations {
                      *       "status": 409,
                      *       "detail": "The submission has not been graded yet.",
                      *       "code": "not_graded",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reviewAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The submission's id; one of the wrong prefix or shape → 404. */
+                id: string;
+                /** @description The essay's question id; one of the wrong prefix or shape → 404. */
+                question_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewInput"];
+            };
+        };
+        responses: {
+            /** @description The submission's grade after the review. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GradeResult"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_graded",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The submission has not been graded yet.",
+                     *       "code": "not_graded",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
                      */
@@ -13788,7 +14150,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A problem code of the error catalogue. */
-                code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
+                code: "validation_failed" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
             };
             cookie?: never;
         };

@@ -14,6 +14,10 @@ export interface SubmittedAnswer {
 
 /** The longest short-text response, in UTF-16 code units (§6: rows stay bounded). */
 export const MAX_SHORT_TEXT_RESPONSE_LENGTH = 1_000;
+/** The longest essay, in UTF-16 code units. */
+const MAX_ESSAY_LENGTH = 20_000;
+/** The longest review feedback, in UTF-16 code units. */
+export const MAX_REVIEW_FEEDBACK_LENGTH = 2_000;
 
 /** Why a response does not fit its question (shape, bounds, option ids), or undefined when it does. */
 export function responseProblem(question: GradableQuestion, response: unknown): string | undefined {
@@ -23,6 +27,14 @@ export function responseProblem(question: GradableQuestion, response: unknown): 
       return question.options.some((o) => o.id === response) ? undefined : "must be one of the question's option ids";
     case "short_text":
       return textProblem(response);
+    case "essay": {
+      const problem = textProblem(response, MAX_ESSAY_LENGTH);
+      if (problem) return problem;
+      const words = (response as string).split(/\s+/u).filter((w) => w !== "").length;
+      return question.max_words != null && words > question.max_words
+        ? `must be at most ${question.max_words} words (it has ${words})`
+        : undefined;
+    }
     case "fill_in_blanks": {
       if (!isPlainObject(response)) return "must be an object of blank ids to strings";
       const blanks = new Set(question.blanks.map((b) => b.id));
@@ -72,9 +84,9 @@ export function responseProblem(question: GradableQuestion, response: unknown): 
 }
 
 /** A short-text response (or a blank's): a bounded string of well-formed, printable text. */
-function textProblem(response: unknown): string | undefined {
+function textProblem(response: unknown, maxLength = MAX_SHORT_TEXT_RESPONSE_LENGTH): string | undefined {
   if (typeof response !== "string") return "must be a string";
-  if (response.length > MAX_SHORT_TEXT_RESPONSE_LENGTH) return `must be at most ${MAX_SHORT_TEXT_RESPONSE_LENGTH} characters`;
+  if (response.length > maxLength) return `must be at most ${maxLength} characters`;
   if (!isWellFormedUnicode(response)) return TEXT_MESSAGES.lone_surrogate;
   // Tab, line feed and carriage return are allowed; other control characters are not.
   return forbiddenControlCharacter(response, true) === undefined ? undefined : TEXT_MESSAGES.control;
@@ -88,6 +100,7 @@ export function isResponseValidFor(question: GradableQuestion, response: unknown
   switch (question.type) {
     case "single_choice":
     case "short_text":
+    case "essay":
       return typeof response === "string";
     case "true_false":
       return typeof response === "boolean";
@@ -131,6 +144,9 @@ export function answerRowBytes(question: GradableQuestion): number {
       return ENTRY + 2 * ID * question.prompts.length;
     case "fill_in_blanks":
       return ENTRY + (ID + TEXT) * question.blanks.length;
+    case "essay":
+      // The essay, and its review's feedback in the results.
+      return ENTRY + 3 * MAX_ESSAY_LENGTH + 2 + 3 * MAX_REVIEW_FEEDBACK_LENGTH + 2;
   }
 }
 

@@ -46,6 +46,7 @@ const ANSWER_KEY_FIELDS = [
   "correct_order",
   "correct_matches",
   "blanks",
+  "rubric",
 ] as const;
 
 /** A question as an event carries it: the API's representation less its answer key. */

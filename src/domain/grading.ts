@@ -20,6 +20,8 @@ export interface AnswerResult {
   explanation: string | null;
   /** The options chosen (choice types only). */
   chosen?: string[];
+  /** An answered essay, waiting for its review. */
+  pending?: true;
 }
 
 /**
@@ -35,6 +37,10 @@ export interface StoredAnswerResult {
   points_possible: number;
   /** The options chosen, for choice questions (item analysis counts them). */
   chosen?: string[];
+  /** An answered essay waiting for its review (points_earned 0 until then). */
+  pending?: true;
+  /** An essay's review: the points it gave (points_earned) and its feedback. */
+  review?: { feedback: string | null };
 }
 
 export interface GradeResult {
@@ -44,6 +50,8 @@ export interface GradeResult {
   /** The matching band's message, else the points sentence: never empty (§2). */
   feedback: string;
   answers: AnswerResult[];
+  /** An answered essay waits for its review: the submission is not graded yet. */
+  needs_review: boolean;
 }
 
 /**
@@ -120,6 +128,9 @@ function evaluate(question: GradableQuestion, response: unknown, possible: numbe
       }).length;
       return share(right, question.blanks.length, question.scoring, possible);
     }
+    case "essay":
+      // Scored by a review; until then it counts 0.
+      return { correct: false, earned: 0 };
     case "multiple_choice": {
       const key = new Set(question.correct_option_ids);
       const chosen = new Set(response as string[]);
@@ -154,6 +165,8 @@ export function correctAnswerOf(question: GradableQuestion): unknown {
       return { ...question.correct_matches };
     case "fill_in_blanks":
       return Object.fromEntries(question.blanks.map((b) => [b.id, [...b.accepted_answers]]));
+    case "essay":
+      return null;
   }
 }
 
@@ -228,8 +241,13 @@ export function gradeSubmission(questions: GradableQuestion[], answers: Submitte
       correct_answer: correctAnswerOf(question),
       explanation: question.explanation ?? null,
       chosen: chosenOptions(question, response),
+      ...(question.type === "essay" && typeof response === "string" && response.trim() !== "" ? { pending: true as const } : {}),
     };
   });
 
-  return { ...totalOf(earnedTotal, possibleTotal, bands), answers: results };
+  return {
+    ...totalOf(earnedTotal, possibleTotal, bands),
+    answers: results,
+    needs_review: results.some((a) => a.pending),
+  };
 }

@@ -12,6 +12,7 @@ export const QUESTION_TYPES = [
   "ordering",
   "matching",
   "fill_in_blanks",
+  "essay",
 ] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
@@ -29,6 +30,7 @@ export const TYPE_FIELDS: Record<QuestionType, readonly string[]> = {
   ordering: ["items", "correct_order", "scoring"],
   matching: ["prompts", "choices", "correct_matches", "scoring"],
   fill_in_blanks: ["text", "blanks", "scoring"],
+  essay: ["rubric", "max_words"],
 };
 
 interface ChoiceOption {
@@ -104,6 +106,13 @@ interface FillInBlanksQuestion extends QuestionBase {
   scoring: MultipleChoiceScoring;
 }
 
+/** Scored by a person: an answered essay leaves its submission needing review. */
+interface EssayQuestion extends QuestionBase {
+  type: "essay";
+  rubric?: string | null;
+  max_words?: number | null;
+}
+
 export type GradableQuestion =
   | SingleChoiceQuestion
   | MultipleChoiceQuestion
@@ -112,7 +121,8 @@ export type GradableQuestion =
   | NumericQuestion
   | OrderingQuestion
   | MatchingQuestion
-  | FillInBlanksQuestion;
+  | FillInBlanksQuestion
+  | EssayQuestion;
 
 /** A question as it is stored: the common fields, and its type's fields (TYPE_FIELDS) as its definition. */
 export interface StoredQuestion {

@@ -49,7 +49,8 @@ export function regradeSubmission(
   let rewritten = false;
   const results = stored.map((entry): StoredAnswerResult => {
     const now = current.get(entry.question_id);
-    if (!now || (listed !== null && !listed.has(entry.question_id))) {
+    // Essays keep their review (or wait for it): a person scores them, not a key.
+    if (!now || now.question.type === "essay" || (listed !== null && !listed.has(entry.question_id))) {
       earned += toMicro(entry.points_earned);
       possible += toMicro(entry.points_possible);
       return entry;

@@ -17,6 +17,7 @@ export const ANSWER_KEY_FIELDS = [
   "correct_order",
   "correct_matches",
   "blanks",
+  "rubric",
 ];
 
 /** Whether a credential with these scopes sees questions' key fields. */

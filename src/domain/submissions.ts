@@ -1,5 +1,8 @@
-/** A submission is open (its answers may change) until it is graded, once. */
-export const SUBMISSION_STATUSES = ["open", "graded"] as const;
+/**
+ * A submission is open (its answers may change) until it is graded, once; an answered essay makes
+ * grading leave it needing review, and it is graded when its last essay is reviewed.
+ */
+export const SUBMISSION_STATUSES = ["open", "needs_review", "graded"] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
 /** A question as a submission presents it: its place, and the order of its options when shuffled. */

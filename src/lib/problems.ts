@@ -130,6 +130,13 @@ export const PROBLEMS = {
     todo: "Grade it (POST /v1/submissions/{id}/grade), then read the results.",
     detail: "The submission has not been graded yet.",
   },
+  nothing_to_review: {
+    status: 409,
+    title: "Nothing to review",
+    means: "The essay was not answered: it counts 0 and needs no review.",
+    todo: "Review only answered essays; GET /v1/quizzes/{id}/submissions?status=needs_review lists the submissions waiting.",
+    detail: "The essay was not answered: it needs no review and counts 0.",
+  },
   answers_changing: {
     status: 409,
     title: "Answers changing",

@@ -95,6 +95,7 @@ async function seed(state: FuzzState) {
               { id: "country", accepted_answers: ["France"] },
             ],
           },
+          { type: "essay", prompt: "Why?", points: 2, max_words: 20 },
         ],
       },
     }),

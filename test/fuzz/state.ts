@@ -215,6 +215,8 @@ export class FuzzState {
         const shift = Math.floor(p * options.length);
         return options.map((_, i) => options[(i + shift) % options.length]);
       }
+      case "essay":
+        return ["Because it is.", "", "  ", "A longer answer of several words."][Math.floor(p * 4)];
       case "fill_in_blanks":
         return Object.fromEntries(options.map((blank, i) => [blank, ["Paris", " paris ", "Lyon"][Math.floor(p * (i + 3)) % 3]]));
       case "matching": {
@@ -274,12 +276,17 @@ export class FuzzState {
   materialize(plan: Plan): { request: Materialized; resolvedPath: Record<string, string> } {
     const resolvedPath: Record<string, string> = {};
     const ctx: Context = { path: plan.path, used: new Set() };
-    // A question's path names its quiz: the question is chosen first, then its own quiz.
+    // A question's path names its quiz: the question is chosen first, then its own quiz (a
+    // submission's path, a submission of that quiz when one is known).
     const { question_id: questionRef, ...others } = plan.pathParams;
     if (questionRef !== undefined) {
       resolvedPath.question_id = String(this.resolve(questionRef, ctx));
       const owner = this.questionQuiz.get(resolvedPath.question_id);
-      if (others.id instanceof Ref && owner) resolvedPath.id = owner;
+      if (others.id instanceof Ref && owner) {
+        const ofQuiz = [...this.submissionQuiz].find(([, quiz]) => quiz === owner)?.[0];
+        if (!plan.path.startsWith("/v1/submissions/")) resolvedPath.id = owner;
+        else if (ofQuiz) resolvedPath.id = ofQuiz;
+      }
     }
     for (const [name, value] of Object.entries(others)) {
       const v = resolvedPath[name] ?? String(this.resolve(value, ctx));

@@ -283,6 +283,28 @@ const FillInBlanksInput = z
     },
   });
 
+const EssayInput = z
+  .strictObject({
+    type: z.literal("essay"),
+    ...common,
+    rubric: multiLineText(10_000, 1)
+      .nullable()
+      .optional()
+      .openapi({ description: "Guidance for reviewers; shown with the key." }),
+    max_words: z.number().int().min(1).max(20_000).nullable().optional().openapi({
+      description: "The most words (runs of non-whitespace) an answer may have; longer answers → 400.",
+    }),
+  })
+  .openapi("EssayQuestionInput", {
+    example: {
+      type: "essay",
+      prompt: "Explain why the sky is blue.",
+      points: 10,
+      rubric: "Rayleigh scattering (5); wavelength dependence (3); clarity (2).",
+      max_words: 300,
+    },
+  });
+
 export const QuestionInput = z
   .discriminatedUnion("type", [
     SingleChoiceInput,
@@ -293,6 +315,7 @@ export const QuestionInput = z
     OrderingInput,
     MatchingInput,
     FillInBlanksInput,
+    EssayInput,
   ])
   .openapi("QuestionInput");
 export type QuestionInput = z.infer<typeof QuestionInput>;
@@ -308,6 +331,7 @@ export const QuestionCreate = z
     OrderingInput.safeExtend(position),
     MatchingInput.safeExtend(position),
     FillInBlanksInput.safeExtend(position),
+    EssayInput.safeExtend(position),
   ])
   .openapi("QuestionCreate", {
     example: {
@@ -355,6 +379,8 @@ export const QuestionPatch = z
     correct_matches: z.unknown().optional(),
     text: z.unknown().optional(),
     blanks: z.unknown().optional(),
+    rubric: z.unknown().optional(),
+    max_words: z.unknown().optional(),
   })
   .openapi("QuestionPatch", {
     example: { prompt: "What is the capital city of France?", points: 2 },
@@ -388,6 +414,8 @@ export const Question = z
     correct_matches: z.record(z.string(), z.string()).optional(),
     text: z.string().optional(),
     blanks: z.array(z.object({ id: z.string(), accepted_answers: z.array(z.string()), case_sensitive: z.boolean() })).optional(),
+    rubric: z.string().nullable().optional(),
+    max_words: z.number().int().nullable().optional(),
     version: z.number().int().min(1).openapi({
       description:
         "1 at creation, +1 for every change to what grading reads (key, options, scoring, points); results name the version each answer was graded against.",
@@ -397,6 +425,6 @@ export const Question = z
   })
   .openapi("Question", {
     description:
-      "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks) appear only for credentials with quizzes:write.",
+      "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks) and an essay's rubric appear only for credentials with quizzes:write.",
   });
 export type Question = z.infer<typeof Question>;

@@ -4,17 +4,14 @@ import { jobs, questions, quizzes, submissions } from "../../db/schema";
 import { statement } from "../../db/statements";
 import type { StoredAnswerResult } from "../../domain/grading";
 import type { RegradePolicy } from "../../domain/jobs";
-import { toMicro } from "../../domain/points";
 import { gradableQuestion } from "../../domain/questions";
 import { type FeedbackBand, readSettings } from "../../domain/quiz-settings";
 import { type CurrentQuestion, type Regraded, regradeChanges, regradeSubmission } from "../../domain/regrade";
-import { bucketOf } from "../../domain/score-distribution";
 import type { Database } from "../../env";
 import { logger } from "../../lib/log";
 import { isoNow } from "../../lib/time";
-import { itemStatsOnRegrade } from "../analytics";
 import { enqueueJob, type JobRow } from "../jobs";
-import { answerPoints, type SubmissionRow, serializeSubmission } from "../submissions";
+import { movedStatements, type SubmissionRow, serializeSubmission } from "../submissions";
 
 /** What POST /v1/quizzes/{id}/regrade stores as the job's params. */
 export interface RegradeParams {
@@ -110,7 +107,7 @@ async function start(ctx: Context): Promise<void> {
   const listed = presentsListed(ctx, sql`s.results`);
   await db.run(sql`
     UPDATE jobs SET status = 'running', updated_at = ${ctx.now},
-      total = (SELECT count(*) FROM submissions s WHERE s.quiz_id = ${job.quizId} AND s.status = 'graded' AND ${listed})
+      total = (SELECT count(*) FROM submissions s WHERE s.quiz_id = ${job.quizId} AND s.status IN ('graded', 'needs_review') AND ${listed})
     WHERE id = ${job.id} AND status = 'queued'`);
   ctx.used += 1;
   job.status = "running";
@@ -144,7 +141,7 @@ async function runChunk(ctx: Context): Promise<"more" | "finished" | "lost"> {
     .where(
       and(
         eq(submissions.quizId, job.quizId),
-        eq(submissions.status, "graded"),
+        inArray(submissions.status, ["graded", "needs_review"]),
         job.cursor === null ? undefined : gt(submissions.id, job.cursor),
       ),
     )
@@ -229,50 +226,13 @@ function applyStatements(ctx: Context, planned: Planned, token: string, holds: S
   const claim = sql`
     UPDATE submissions SET results = ${JSON.stringify(r.results)}, score = ${r.score}, points_earned = ${r.points_earned},
       points_possible = ${r.points_possible}, feedback = ${r.feedback}, grade_token = ${token}, updated_at = ${now}
-    WHERE id = ${row.id} AND status = 'graded' AND grade_token IS ${row.gradeToken} AND ${holds}`;
+    WHERE id = ${row.id} AND status = ${row.status} AND grade_token IS ${row.gradeToken} AND ${holds}`;
   const statements: SQL[] = [claim];
   if (!r.moved && !changed) return { statements, event: null };
   const claimed = sql`EXISTS (SELECT 1 FROM submissions WHERE id = ${row.id} AND grade_token = ${token})`;
-  const { quizId, userId, attempt } = row;
-  const before = (row.results ?? []) as StoredAnswerResult[];
   const x0 = row.score ?? 0;
-  const x1 = r.score;
-  const d = x1 - x0;
-  const b0 = `$[${bucketOf(x0)}]`;
-  const b1 = `$[${bucketOf(x1)}]`;
-  const moved = sql`json_set(buckets, ${b0}, json_extract(buckets, ${b0}) - 1)`;
-  statements.push(
-    ...itemStatsOnRegrade(
-      { quizId, userId, attempt },
-      { answers: answerPoints(before), total: toMicro(row.pointsEarned ?? 0) },
-      { answers: answerPoints(r.results), total: toMicro(r.points_earned) },
-      claimed,
-    ),
-    // Welford's mean and M2 with one value replaced: mean' = mean + d/n, M2' = M2 + d·(x1 + x0 − mean − mean').
-    sql`
-      UPDATE quiz_stats SET
-        mean_score = mean_score + ${d} / total_attempts,
-        m2_score = m2_score + ${d} * (${x1} + ${x0} - mean_score - (mean_score + ${d} / total_attempts)),
-        min_score = min(min_score, ${x1}),
-        max_score = max(max_score, ${x1}),
-        buckets = json_set(${moved}, ${b1}, json_extract(${moved}, ${b1}) + 1)
-      WHERE quiz_id = ${quizId} AND ${claimed}`,
-    sql`
-      UPDATE user_stats SET
-        mean_score = mean_score + ${d} / total_attempts,
-        min_score = (SELECT min(score) FROM submissions WHERE user_id = ${userId} AND status = 'graded'),
-        max_score = (SELECT max(score) FROM submissions WHERE user_id = ${userId} AND status = 'graded')
-      WHERE user_id = ${userId} AND ${claimed}`,
-    sql`
-      UPDATE grades SET
-        first_score = CASE WHEN first_attempt = ${attempt} THEN ${x1} ELSE first_score END,
-        latest_score = CASE WHEN latest_attempt = ${attempt} THEN ${x1} ELSE latest_score END,
-        highest_score = (SELECT max(score) FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${userId} AND status = 'graded'),
-        score_sum = score_sum + ${d},
-        updated_at = ${now}
-      WHERE quiz_id = ${quizId} AND user_id = ${userId} AND ${claimed}`,
-    questionStatsDelta(quizId, before, r.results, claimed),
-  );
+  // A submission that needs review is counted nowhere yet: only its row changes.
+  if (row.status === "graded") statements.push(...movedStatements(row, r, claimed, now));
   if (!changed) return { statements, event: null };
   statements.push(changeRow(job.id, planned, claimed));
   const after: SubmissionRow = {
@@ -290,26 +250,6 @@ function applyStatements(ctx: Context, planned: Planned, token: string, holds: S
     claimed,
   );
   return { statements, event };
-}
-
-/** question_stats moved by each answer's change: right answers and points (micro). */
-function questionStatsDelta(quizId: string, before: StoredAnswerResult[], after: StoredAnswerResult[], claimed: SQL): SQL {
-  const old = new Map(before.map((a) => [a.question_id, a]));
-  const rows = after.map((a) => {
-    const was = old.get(a.question_id);
-    return [
-      a.question_id,
-      Number(a.correct) - Number(was?.correct ?? false),
-      toMicro(a.points_earned) - toMicro(was?.points_earned ?? 0),
-    ];
-  });
-  return sql`
-    INSERT INTO question_stats (quiz_id, question_id, attempts, correct_count, points_earned_micro)
-    SELECT ${quizId}, json_extract(value, '$[0]'), 0, json_extract(value, '$[1]'), json_extract(value, '$[2]')
-    FROM json_each(${JSON.stringify(rows)}) WHERE ${claimed}
-    ON CONFLICT (quiz_id, question_id) DO UPDATE SET
-      correct_count = correct_count + excluded.correct_count,
-      points_earned_micro = points_earned_micro + excluded.points_earned_micro`;
 }
 
 /**

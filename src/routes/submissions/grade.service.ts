@@ -2,7 +2,7 @@ import { asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { eventStatement } from "../../db/outbox";
 import { questions, quizzes, submissions } from "../../db/schema";
 import { statement } from "../../db/statements";
-import { type AnswerResult, gradeSubmission, pointsSentence, type StoredAnswerResult } from "../../domain/grading";
+import { gradeSubmission, pointsSentence, type StoredAnswerResult } from "../../domain/grading";
 import { toMicro } from "../../domain/points";
 import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
@@ -22,7 +22,7 @@ const GRADE_ATTEMPTS = 5;
 const QUESTION_STATS_CHUNK = 25;
 
 export function gradeResponse(row: SubmissionRow) {
-  if (row.status !== "graded" || row.score === null || row.gradedAt === null) throw notGraded();
+  if (row.status === "open" || row.score === null) throw notGraded();
   return {
     submission_id: row.id,
     score: row.score,
@@ -30,8 +30,8 @@ export function gradeResponse(row: SubmissionRow) {
     feedback: row.feedback ?? pointsSentence(row.pointsEarned ?? 0, row.pointsPossible ?? 0, row.score),
     points_earned: row.pointsEarned ?? 0,
     points_possible: row.pointsPossible ?? 0,
-    status: "graded" as const,
-    graded_at: row.gradedAt,
+    status: row.status,
+    graded_at: row.status === "graded" ? row.gradedAt : null,
   };
 }
 
@@ -70,7 +70,7 @@ async function tryGrade(db: Database, id: string, by: GradedBy) {
   const submission = subRows[0];
   const quiz = quizRows[0];
   if (!submission || !quiz) throw notFound("Submission");
-  if (submission.status === "graded") return gradeResponse(submission);
+  if (submission.status !== "open") return gradeResponse(submission);
 
   // Only what the submission presents is graded: points_possible counts those questions alone.
   const shown = presentedQuestions(questionRows, submission.presented);
@@ -82,21 +82,61 @@ async function tryGrade(db: Database, id: string, by: GradedBy) {
     points_earned: a.points_earned,
     points_possible: a.points_possible,
     ...(a.chosen === undefined ? {} : { chosen: a.chosen }),
+    ...(a.pending ? { pending: true as const } : {}),
   }));
   const now = isoNow();
+  // An answered essay leaves the submission needing review: closed, not yet counted anywhere.
+  const status = result.needs_review ? "needs_review" : "graded";
   const token = crypto.randomUUID();
   const won = sql`EXISTS (SELECT 1 FROM submissions WHERE id = ${id} AND grade_token = ${token})`;
   const x = result.score;
-  const bucket = `$[${bucketOf(x)}]`;
-  const { quizId, userId } = submission;
-  const firstAttemptOfUser = sql`(SELECT CASE WHEN attempts = 1 THEN 1 ELSE 0 END FROM quiz_user_stats WHERE quiz_id = ${quizId} AND user_id = ${userId})`;
+  const claim = sql`
+    UPDATE submissions SET status = ${status}, score = ${x}, points_earned = ${result.points_earned},
+      points_possible = ${result.points_possible}, feedback = ${result.feedback},
+      results = ${JSON.stringify(stored)}, grade_token = ${token}, graded_by = ${by},
+      graded_at = ${status === "graded" ? now : null}, updated_at = ${now}
+    WHERE id = ${id} AND status = 'open' AND answers_revision = ${submission.answersRevision}`;
+  const closed: SubmissionRow = {
+    ...submission,
+    status,
+    score: x,
+    pointsEarned: result.points_earned,
+    pointsPossible: result.points_possible,
+    feedback: result.feedback,
+    results: stored,
+    gradedBy: by,
+    gradedAt: status === "graded" ? now : null,
+    updatedAt: now,
+  };
+  // Counted everywhere (and submission.graded recorded) only once graded; a submission that needs
+  // review records submission.needs_review and is counted when its last essay is reviewed.
+  const writes =
+    status === "graded"
+      ? countGraded(db, closed, won)
+      : [eventStatement(db, { type: "submission.needs_review", object: serializeSubmission(closed) }, won)];
+  const outcome = await db.$client.batch([statement(db, claim), ...writes]);
+  if (outcome[0]?.meta.changes === 1) return gradeResponse(closed);
+  // Another call graded it between our read and our write (answer what it stored), or the
+  // answers changed (grade again).
+  const [now_] = await db.select().from(submissions).where(eq(submissions.id, id));
+  if (!now_) throw notFound("Submission");
+  if (now_.status === "open") return "answers_changed" as const;
+  return gradeResponse(now_);
+}
 
+/**
+ * The statements that count a just-graded submission in every aggregate — quiz, user, question,
+ * item analysis, the user's grade — and record its submission.graded event, each only where
+ * `won` (its claim) stands: placed in the batch that grades it, or that reviews its last essay.
+ */
+export function countGraded(db: Database, graded: SubmissionRow, won: SQL): D1PreparedStatement[] {
+  const { quizId, userId, attempt } = graded;
+  const x = graded.score ?? 0;
+  const now = graded.gradedAt ?? graded.updatedAt;
+  const stored = (graded.results ?? []) as StoredAnswerResult[];
+  const bucket = `$[${bucketOf(x)}]`;
+  const firstAttemptOfUser = sql`(SELECT CASE WHEN attempts = 1 THEN 1 ELSE 0 END FROM quiz_user_stats WHERE quiz_id = ${quizId} AND user_id = ${userId})`;
   const statements = [
-    sql`
-      UPDATE submissions SET status = 'graded', score = ${x}, points_earned = ${result.points_earned},
-        points_possible = ${result.points_possible}, feedback = ${result.feedback},
-        results = ${JSON.stringify(stored)}, grade_token = ${token}, graded_by = ${by}, graded_at = ${now}, updated_at = ${now}
-      WHERE id = ${id} AND status = 'open' AND answers_revision = ${submission.answersRevision}`,
     sql`
       INSERT INTO quiz_user_stats (quiz_id, user_id, attempts) SELECT ${quizId}, ${userId}, 1 WHERE ${won}
       ON CONFLICT (quiz_id, user_id) DO UPDATE SET attempts = attempts + 1`,
@@ -122,47 +162,15 @@ async function tryGrade(db: Database, id: string, by: GradedBy) {
         min_score = min(min_score, ${x}),
         max_score = max(max_score, ${x}),
         last_graded_at = max(coalesce(last_graded_at, ''), ${now})`,
-    ...questionStatsStatements(quizId, result.answers, won),
-    ...itemStatsOnGrade(
-      { quizId, userId, attempt: submission.attempt },
-      answerPoints(stored),
-      toMicro(result.points_earned),
-      won,
-    ),
-    keepGrade({ quizId, userId, attempt: submission.attempt, score: x, at: now }, won),
+    ...questionStatsStatements(quizId, stored, won),
+    ...itemStatsOnGrade({ quizId, userId, attempt }, answerPoints(stored), toMicro(graded.pointsEarned ?? 0), won),
+    keepGrade({ quizId, userId, attempt, score: x, at: now }, won),
   ];
-  const graded: SubmissionRow = {
-    ...submission,
-    status: "graded",
-    score: x,
-    pointsEarned: result.points_earned,
-    pointsPossible: result.points_possible,
-    feedback: result.feedback,
-    gradedBy: by,
-    gradedAt: now,
-    updatedAt: now,
-  };
   // The event too is written only where the claim stands: one submission.graded per submission.
-  const event = eventStatement(db, { type: "submission.graded", object: serializeSubmission(graded) }, won);
-  const outcome = await db.$client.batch([...statements.map((s) => statement(db, s)), event]);
-  const claimed = outcome[0]?.meta.changes === 1;
-  if (claimed) {
-    return {
-      submission_id: id,
-      score: x,
-      feedback: result.feedback,
-      points_earned: result.points_earned,
-      points_possible: result.points_possible,
-      status: "graded" as const,
-      graded_at: now,
-    };
-  }
-  // Another call graded it between our read and our write (answer what it stored), or the
-  // answers changed (grade again).
-  const [now_] = await db.select().from(submissions).where(eq(submissions.id, id));
-  if (!now_) throw notFound("Submission");
-  if (now_.status === "open") return "answers_changed" as const;
-  return gradeResponse(now_);
+  return [
+    ...statements.map((s) => statement(db, s)),
+    eventStatement(db, { type: "submission.graded", object: serializeSubmission(graded) }, won),
+  ];
 }
 
 /** A graded submission's stored results in item analysis's terms (micro-points). */
@@ -175,7 +183,7 @@ export function answerPoints(results: readonly StoredAnswerResult[]): AnswerPoin
   }));
 }
 
-function questionStatsStatements(quizId: string, answers: AnswerResult[], won: SQL): SQL[] {
+function questionStatsStatements(quizId: string, answers: StoredAnswerResult[], won: SQL): SQL[] {
   const statements: SQL[] = [];
   for (let i = 0; i < answers.length; i += QUESTION_STATS_CHUNK) {
     const rows = answers

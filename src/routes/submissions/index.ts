@@ -7,7 +7,8 @@ export const submissionsRouter = createRouter()
   .openapi(routes.getSubmission, handlers.getSubmission)
   .openapi(routes.replaceAnswers, handlers.replaceAnswers)
   .openapi(routes.gradeSubmission, handlers.gradeSubmission)
-  .openapi(routes.getResults, handlers.getResults);
+  .openapi(routes.getResults, handlers.getResults)
+  .openapi(routes.reviewAnswer, handlers.reviewAnswer);
 
 /** A quiz's submissions: mounted at `/v1/quizzes` (`/{id}/submissions`). */
 export const quizSubmissionsRouter = createRouter()
@@ -21,5 +22,5 @@ export const userSubmissionsRouter = createRouter().openapi(routes.listUserSubmi
 export { enqueueOverdue, gradeOverdue } from "./deadlines.service";
 
 /** What a regrade reads and writes of a graded submission. */
-export { answerPoints } from "./grade.service";
+export { movedStatements } from "./moved";
 export { type SubmissionRow, serializeSubmission } from "./submissions.service";

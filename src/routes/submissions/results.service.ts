@@ -80,14 +80,15 @@ function answerResult(entry: StoredAnswerResult, version: QuestionVersionRow | u
   // Versions are never deleted (the migration that introduced them copied every question).
   if (!version) throw new Error(`question version ${entry.question_id}#${entry.version} is missing`);
   const question = gradableQuestion({ ...version, id: version.questionId });
-  const feedback = entry.correct ? question.feedback.correct : question.feedback.incorrect;
+  const feedback = entry.review ? entry.review.feedback : entry.correct ? question.feedback.correct : question.feedback.incorrect;
   const answer = {
     question_id: entry.question_id,
     question_version: entry.version,
     type: question.type,
     response: response === undefined ? null : response,
     correct: entry.correct,
-    points_earned: entry.points_earned,
+    // An answered essay has no points until it is reviewed.
+    points_earned: entry.pending ? null : entry.points_earned,
     points_possible: entry.points_possible,
     feedback: feedback ?? null,
     explanation: question.explanation ?? null,

@@ -2,6 +2,7 @@ import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
 import * as grading from "./grade.service";
 import * as results from "./results.service";
+import * as reviews from "./review.service";
 import type * as routes from "./submissions.routes";
 import * as service from "./submissions.service";
 
@@ -36,3 +37,8 @@ export const gradeSubmission: AppRouteHandler<typeof routes.gradeSubmission> = a
 
 export const getResults: AppRouteHandler<typeof routes.getResults> = async (c) =>
   c.json(await results.getResults(c.var.db, c.req.valid("param").id, c.var.credential?.scopes ?? []), 200);
+
+export const reviewAnswer: AppRouteHandler<typeof routes.reviewAnswer> = async (c) => {
+  const { id, question_id } = c.req.valid("param");
+  return c.json(await reviews.reviewAnswer(c.var.db, id, question_id, c.req.valid("json")), 200);
+};

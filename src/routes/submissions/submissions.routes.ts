@@ -3,7 +3,15 @@ import { scoped } from "../../auth/authorize";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
-import { AnswersPut, GradeResult, Results, Submission, SubmissionCreate, SubmissionListQuery } from "./submissions.schemas";
+import {
+  AnswersPut,
+  GradeResult,
+  Results,
+  ReviewInput,
+  Submission,
+  SubmissionCreate,
+  SubmissionListQuery,
+} from "./submissions.schemas";
 
 const tags = ["Submissions"];
 const Params = z.object({ id: idSchema("submission") });
@@ -105,4 +113,27 @@ export const getResults = defineRoute({
   description: "correct_answer appears when the quiz's settings.show_correct_answers is on. Before grading → 409 not_graded.",
   request: { params: Params },
   responses: { 200: jsonResponse(Results, "The results."), ...errorResponses(404, 409, ...COMMON_ERRORS) },
+});
+
+export const reviewAnswer = defineRoute({
+  operationId: "reviewAnswer",
+  method: "put",
+  path: "/{id}/reviews/{question_id}",
+  tags,
+  ...scoped("submissions:write"),
+  summary: "Review an essay: its points and feedback",
+  description:
+    "Scores an answered essay of a submission that was graded or needs review (0 to the question's points) and sets the feedback its results show. When the last essay is reviewed the submission becomes graded, counts in every aggregate once and emits submission.graded; reviewing again later moves the aggregates like a regrade (submission.regraded). An open submission → 409 not_graded; an unanswered essay → 409 nothing_to_review; another question type → 400; a question the submission does not present → 404.",
+  request: {
+    params: Params.extend({
+      question_id: idSchema("question").openapi({
+        param: { description: "The essay's question id; one of the wrong prefix or shape → 404." },
+      }),
+    }),
+    ...jsonBody(ReviewInput),
+  },
+  responses: {
+    200: jsonResponse(GradeResult, "The submission's grade after the review."),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
+  },
 });

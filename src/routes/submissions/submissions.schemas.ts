@@ -1,8 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { MAX_REVIEW_FEEDBACK_LENGTH } from "../../domain/answers";
 import { QUESTION_TYPES } from "../../domain/questions";
 import { GRADED_BY, SUBMISSION_STATUSES } from "../../domain/submissions";
 import { idSchema } from "../../lib/ids";
 import { pageQuery } from "../../lib/pagination";
+import { multiLineText } from "../../lib/text";
 import { MAX_QUESTIONS_PER_QUIZ } from "../questions/questions.schemas";
 
 // nonoptional: zod 4 already refuses an object without the key; this makes the document say
@@ -89,8 +91,11 @@ export const GradeResult = z
     }),
     points_earned: z.number(),
     points_possible: z.number(),
-    status: z.literal("graded"),
-    graded_at: z.string().datetime(),
+    status: z.enum(["graded", "needs_review"]).openapi({
+      description:
+        "`needs_review`: an answered essay waits for its review; the score is provisional (essays count 0 until reviewed).",
+    }),
+    graded_at: z.string().datetime().nullable().openapi({ description: "Null while the submission needs review." }),
   })
   .openapi("GradeResult");
 
@@ -104,9 +109,9 @@ const AnswerResult = z
     type: z.enum(QUESTION_TYPES),
     response: Response.nullable(),
     correct: z.boolean(),
-    points_earned: z.number(),
+    points_earned: z.number().nullable().openapi({ description: "Null for an answered essay waiting for its review." }),
     points_possible: z.number(),
-    feedback: z.string().nullable(),
+    feedback: z.string().nullable().openapi({ description: "The question's feedback; for a reviewed essay, the review's." }),
     explanation: z.string().nullable(),
     correct_answer: z
       .unknown()
@@ -120,3 +125,17 @@ export const Results = GradeResult.extend({
   user_id: idSchema("user"),
   answers: z.array(AnswerResult),
 }).openapi("Results");
+
+export const ReviewInput = z
+  .strictObject({
+    points: z
+      .number()
+      .min(0)
+      .max(1_000_000)
+      .openapi({ description: "0 to the question's points, at most 6 decimals.", example: 7.5 }),
+    feedback: multiLineText(MAX_REVIEW_FEEDBACK_LENGTH, 1).nullable().optional().openapi({
+      description: "Shown in the results as the answer's feedback.",
+      example: "Clear on scattering; say more about wavelength.",
+    }),
+  })
+  .openapi("ReviewInput", { example: { points: 7.5, feedback: "Clear on scattering; say more about wavelength." } });

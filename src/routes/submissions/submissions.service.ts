@@ -30,7 +30,7 @@ export function serializeSubmission(row: SubmissionRow) {
     points_earned: row.pointsEarned,
     points_possible: row.pointsPossible,
     feedback:
-      row.status === "graded"
+      row.status !== "open"
         ? (row.feedback ?? pointsSentence(row.pointsEarned ?? 0, row.pointsPossible ?? 0, row.score ?? 0))
         : null,
     created_at: row.createdAt,
