@@ -161,4 +161,32 @@ describe("essays and reviews", () => {
     });
     expectProblem(wordy, 400, "validation_failed");
   });
+
+  it("reviews racing a regrade stay exact", async () => {
+    const { quizId, ids } = await essayQuiz();
+    const users: string[] = [];
+    const subs: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { userId, submissionId } = await submitted(quizId, ids);
+      users.push(userId);
+      subs.push(submissionId);
+      await call(`/v1/submissions/${submissionId}/grade`, { method: "POST" });
+      await review(submissionId, ids[2]!, { points: i % 6 });
+    }
+    await call(`/v1/quizzes/${quizId}/questions/${ids[0]}`, { method: "PATCH", body: { correct: false } });
+    const job = await call(`/v1/quizzes/${quizId}/regrade`, { body: { dry_run: false } });
+    // Every submission's first essay reviewed while the regrade runs: each becomes graded once.
+    const reviews = await Promise.all(subs.map((id, i) => review(id, ids[1]!, { points: i })));
+    expect(reviews.map((r) => r.status)).toEqual(subs.map(() => 200));
+    for (let i = 0; (await call(`/v1/jobs/${job.json.id}`)).json.status !== "succeeded"; i++) {
+      if (i > 600) throw new Error("the regrade did not finish");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const id of subs) expect(await eventsOf("submission.graded", id)).toBe(1);
+    // Whatever the order, every stored answer is under the new key and every figure matches.
+    const results = await Promise.all(subs.map(async (id) => (await call(`/v1/submissions/${id}/results`)).json));
+    expect(results.map((r) => r.answers[0].points_earned)).toEqual(subs.map(() => 0));
+    expect(results.map((r) => r.status)).toEqual(subs.map(() => "graded"));
+    await expectExact(quizId, users);
+  });
 });

@@ -1221,6 +1221,21 @@ export interface components {
             grading_policy?: "highest" | "latest" | "first" | "average";
         };
         QuestionInput: components["schemas"]["SingleChoiceQuestionInput"] | components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortTextQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["OrderingQuestionInput"] | components["schemas"]["MatchingQuestionInput"] | components["schemas"]["FillInBlanksQuestionInput"] | components["schemas"]["EssayQuestionInput"];
+        /**
+         * @example {
+         *       "type": "single_choice",
+         *       "prompt": "Capital of France?",
+         *       "options": [
+         *         {
+         *           "text": "Paris"
+         *         },
+         *         {
+         *           "text": "Lyon"
+         *         }
+         *       ],
+         *       "correct_option_id": "a"
+         *     }
+         */
         SingleChoiceQuestionInput: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1260,6 +1275,29 @@ export interface components {
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
             text: string;
         };
+        /**
+         * @example {
+         *       "type": "multiple_choice",
+         *       "prompt": "Which are capitals?",
+         *       "points": 2,
+         *       "options": [
+         *         {
+         *           "text": "Madrid"
+         *         },
+         *         {
+         *           "text": "Porto"
+         *         },
+         *         {
+         *           "text": "Rome"
+         *         }
+         *       ],
+         *       "correct_option_ids": [
+         *         "a",
+         *         "c"
+         *       ],
+         *       "scoring": "partial"
+         *     }
+         */
         MultipleChoiceQuestionInput: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1292,6 +1330,13 @@ export interface components {
              */
             scoring?: "all_or_nothing" | "partial";
         };
+        /**
+         * @example {
+         *       "type": "true_false",
+         *       "prompt": "The Seine flows through Paris.",
+         *       "correct": true
+         *     }
+         */
         TrueFalseQuestionInput: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1318,6 +1363,16 @@ export interface components {
             pool?: string | null;
             correct: boolean;
         };
+        /**
+         * @example {
+         *       "type": "short_text",
+         *       "prompt": "Capital of France, in words?",
+         *       "accepted_answers": [
+         *         "Paris"
+         *       ],
+         *       "case_sensitive": false
+         *     }
+         */
         ShortTextQuestionInput: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1346,6 +1401,14 @@ export interface components {
             /** @default false */
             case_sensitive?: boolean;
         };
+        /**
+         * @example {
+         *       "type": "numeric",
+         *       "prompt": "π to two decimals?",
+         *       "correct_value": 3.14,
+         *       "tolerance": 0.005
+         *     }
+         */
         NumericQuestionInput: {
             /**
              * @description discriminator enum property added by openapi-typescript

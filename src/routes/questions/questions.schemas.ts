@@ -78,7 +78,14 @@ function checkOptions(input: { options: { id?: string }[] }, ctx: z.RefinementCt
 const SingleChoiceInput = z
   .strictObject({ type: z.literal("single_choice"), ...common, options, correct_option_id: optionId })
   .superRefine((q, ctx) => checkOptions(q, ctx, { path: "correct_option_id", ids: [q.correct_option_id] }))
-  .openapi("SingleChoiceQuestionInput");
+  .openapi("SingleChoiceQuestionInput", {
+    example: {
+      type: "single_choice",
+      prompt: "Capital of France?",
+      options: [{ text: "Paris" }, { text: "Lyon" }],
+      correct_option_id: "a",
+    },
+  });
 
 const MultipleChoiceInput = z
   .strictObject({
@@ -93,11 +100,22 @@ const MultipleChoiceInput = z
     if (new Set(q.correct_option_ids).size !== q.correct_option_ids.length)
       ctx.addIssue({ code: "custom", path: ["correct_option_ids"], message: "Correct option ids must be unique." });
   })
-  .openapi("MultipleChoiceQuestionInput");
+  .openapi("MultipleChoiceQuestionInput", {
+    example: {
+      type: "multiple_choice",
+      prompt: "Which are capitals?",
+      points: 2,
+      options: [{ text: "Madrid" }, { text: "Porto" }, { text: "Rome" }],
+      correct_option_ids: ["a", "c"],
+      scoring: "partial",
+    },
+  });
 
 const TrueFalseInput = z
   .strictObject({ type: z.literal("true_false"), ...common, correct: z.boolean() })
-  .openapi("TrueFalseQuestionInput");
+  .openapi("TrueFalseQuestionInput", {
+    example: { type: "true_false", prompt: "The Seine flows through Paris.", correct: true },
+  });
 
 const ShortTextInput = z
   .strictObject({
@@ -106,7 +124,9 @@ const ShortTextInput = z
     accepted_answers: z.array(singleLineText(1000)).min(1).max(100),
     case_sensitive: z.boolean().default(false),
   })
-  .openapi("ShortTextQuestionInput");
+  .openapi("ShortTextQuestionInput", {
+    example: { type: "short_text", prompt: "Capital of France, in words?", accepted_answers: ["Paris"], case_sensitive: false },
+  });
 
 const NumericInput = z
   .strictObject({
@@ -115,7 +135,9 @@ const NumericInput = z
     correct_value: z.number().min(-1e15).max(1e15),
     tolerance: z.number().min(0).max(1e15).default(0),
   })
-  .openapi("NumericQuestionInput");
+  .openapi("NumericQuestionInput", {
+    example: { type: "numeric", prompt: "π to two decimals?", correct_value: 3.14, tolerance: 0.005 },
+  });
 
 /** Ids of a list (items, prompts, choices) unique, each issue at the duplicate's path. */
 function checkUniqueIds(list: { id?: string }[], field: string, ctx: z.RefinementCtx): Set<string> {
