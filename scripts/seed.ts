@@ -57,7 +57,7 @@ const { values: flags } = parseArgs({ options: { again: { type: "boolean" } } })
 // ---------------------------------------------------------------------------------------------
 // The demo content. Each question carries one right answer and a few wrong ones to draw from.
 
-type Response = string | string[] | boolean | number;
+type Response = string | string[] | boolean | number | Record<string, string>;
 interface DemoQuestion {
   input: Record<string, unknown>;
   right: Response[];
@@ -255,6 +255,70 @@ const QUIZZES: DemoQuiz[] = [
         },
         right: ["Carbon  dioxide", "co2"],
         wrong: ["oxygen"],
+      },
+    ],
+  },
+  {
+    title: "Demo: Beyond choices",
+    description: "Ordering, matching and fill in the blanks, with partial credit.",
+    settings: {
+      max_attempts: null,
+      show_correct_answers: true,
+      feedback_bands: [
+        { min_score: 0, message: "Worth another go." },
+        { min_score: 75, message: "Nicely done." },
+      ],
+    },
+    questions: [
+      {
+        input: {
+          type: "ordering",
+          prompt: "Put the planets in order from the Sun.",
+          items: [{ text: "Mercury" }, { text: "Venus" }, { text: "Earth" }, { text: "Mars" }],
+          correct_order: ["a", "b", "c", "d"],
+          scoring: "partial",
+        },
+        right: [["a", "b", "c", "d"]],
+        wrong: [
+          ["b", "a", "c", "d"],
+          ["d", "c", "b", "a"],
+        ],
+      },
+      {
+        input: {
+          type: "matching",
+          prompt: "Match each element to its symbol.",
+          points: 3,
+          prompts: [
+            { id: "iron", text: "Iron" },
+            { id: "gold", text: "Gold" },
+            { id: "lead", text: "Lead" },
+          ],
+          choices: [
+            { id: "fe", text: "Fe" },
+            { id: "au", text: "Au" },
+            { id: "pb", text: "Pb" },
+            { id: "ag", text: "Ag" },
+          ],
+          correct_matches: { iron: "fe", gold: "au", lead: "pb" },
+          scoring: "partial",
+        },
+        right: [{ iron: "fe", gold: "au", lead: "pb" }],
+        wrong: [{ iron: "fe", gold: "ag", lead: "pb" }, { gold: "au" }],
+      },
+      {
+        input: {
+          type: "fill_in_blanks",
+          prompt: "Complete the sentence.",
+          points: 2,
+          text: "Water is made of {{h}} and {{o}}.",
+          blanks: [
+            { id: "h", accepted_answers: ["hydrogen"] },
+            { id: "o", accepted_answers: ["oxygen"] },
+          ],
+        },
+        right: [{ h: "hydrogen", o: "Oxygen" }],
+        wrong: [{ h: "hydrogen", o: "carbon" }, { h: "helium" }],
       },
     ],
   },

@@ -321,6 +321,18 @@ describe("fill in the blanks through the API", () => {
     expect(results.answers[0].correct_answer).toEqual({ city: ["Paris"], river: ["Seine", "the Seine"] });
   });
 
+  it("blank ids left out are a, b, … by position", async () => {
+    const quiz = await call("/v1/quizzes", {
+      body: {
+        title: "Ids",
+        questions: [{ ...BLANKS, text: "{{a}} and {{b}}", blanks: BLANKS.blanks.map(({ id: _, ...b }) => b) }],
+      },
+    });
+    expect(quiz.status, quiz.text).toBe(201);
+    const question = (await call(`/v1/quizzes/${quiz.json.id}/questions`)).json.questions[0];
+    expect(question.blanks.map((b: { id: string }) => b.id)).toEqual(["a", "b"]);
+  });
+
   it.each([
     ["a marker without a blank", { ...BLANKS, text: "{{city}} {{river}} {{sea}}" }, "text"],
     ["a blank without a marker", { ...BLANKS, text: "Only {{city}}." }, "blanks[1].id"],

@@ -1621,7 +1621,8 @@ export interface components {
             text: string;
             /** @description Each blank's id and accepted answers, matched like a short text's. */
             blanks: {
-                id: string;
+                /** @description a, b, … by position when left out. */
+                id?: string;
                 accepted_answers: string[];
                 /** @default false */
                 case_sensitive?: boolean;
@@ -2070,7 +2071,8 @@ export interface components {
             text: string;
             /** @description Each blank's id and accepted answers, matched like a short text's. */
             blanks: {
-                id: string;
+                /** @description a, b, … by position when left out. */
+                id?: string;
                 accepted_answers: string[];
                 /** @default false */
                 case_sensitive?: boolean;

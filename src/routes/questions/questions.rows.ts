@@ -25,6 +25,14 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
     const ids = optionIds(list);
     definition[field] = list.map((o, i) => ({ id: ids[i], text: o.text }));
   }
+  if (input.type === "fill_in_blanks") {
+    const ids = optionIds(input.blanks);
+    definition.blanks = input.blanks.map((b, i) => ({
+      id: ids[i],
+      accepted_answers: b.accepted_answers,
+      case_sensitive: b.case_sensitive,
+    }));
+  }
   const id = newId("question");
   return {
     id,

@@ -263,7 +263,7 @@ const FillInBlanksInput = z
     blanks: z
       .array(
         z.strictObject({
-          id: optionId,
+          id: optionId.optional().openapi({ description: "a, b, … by position when left out." }),
           accepted_answers: z.array(singleLineText(1000)).min(1).max(100),
           case_sensitive: z.boolean().default(false),
         }),
@@ -283,13 +283,13 @@ const FillInBlanksInput = z
         ctx.addIssue({ code: "custom", path: ["text"], message: `The marker {{${id.slice(0, 64)}}} names no blank.` });
       marked.set(id, (marked.get(id) ?? 0) + 1);
     }
-    q.blanks.forEach((blank, i) => {
-      const times = marked.get(blank.id) ?? 0;
+    optionIds(q.blanks).forEach((id, i) => {
+      const times = marked.get(id) ?? 0;
       if (times !== 1)
         ctx.addIssue({
           code: "custom",
           path: ["blanks", i, "id"],
-          message: times === 0 ? `The text has no {{${blank.id}}} marker.` : `The text marks {{${blank.id}}} ${times} times.`,
+          message: times === 0 ? `The text has no {{${id}}} marker.` : `The text marks {{${id}}} ${times} times.`,
         });
     });
   })
