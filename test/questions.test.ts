@@ -245,7 +245,7 @@ describe("POST /v1/quizzes/{id}/questions", () => {
   describe("validation → 400 naming the field", () => {
     const cases: [string, unknown, string][] = [
       ["missing type", { prompt: "x", correct: true }, "type"],
-      ["unknown type", { type: "essay", prompt: "x" }, "type"],
+      ["unknown type", { type: "drawing", prompt: "x" }, "type"],
       ["missing prompt", { type: "true_false", correct: true }, "prompt"],
       ["blank prompt", { type: "true_false", prompt: "  ", correct: true }, "prompt"],
       ["prompt over 10 000", { type: "true_false", prompt: "p".repeat(10_001), correct: true }, "prompt"],
@@ -515,7 +515,7 @@ describe("PATCH /v1/quizzes/{id}/questions/{question_id}", () => {
     for (const [body, path] of [
       [{ prompt: "" }, "prompt"],
       [{ points: 0 }, "points"],
-      [{ type: "essay" }, "type"],
+      [{ type: "drawing" }, "type"],
       [{ position: 0 }, "position"],
       [{ position: "2" }, "position"],
       [{ quiz_id: MISSING_QUIZ_ID }, "quiz_id"],
@@ -775,7 +775,7 @@ describe("question definitions, fuzzed", () => {
     // An unknown key appears.
     fc.tuple(fc.string({ maxLength: 12 }), junk).map<Mangle>(([key, value]) => (q) => ({ ...q, [key]: value })),
     // The type changes, to another type or to nonsense.
-    fc.constantFrom<string>(...TYPES, "essay", "", "TRUE_FALSE").map<Mangle>((type) => (q) => ({ ...q, type })),
+    fc.constantFrom<string>(...TYPES, "drawing", "", "TRUE_FALSE").map<Mangle>((type) => (q) => ({ ...q, type })),
     // Another type's key fields are added.
     fc.constant<Mangle>((q) => ({ ...q, options: [{ text: "A" }, { text: "B" }], correct: true })),
     // An own "__proto__" key, as JSON.parse makes it.

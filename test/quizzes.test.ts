@@ -129,7 +129,7 @@ describe("POST /v1/quizzes", () => {
 
   it("an inline question of an unknown type → 400 naming it", async () => {
     const title = unique("Unknown type");
-    const res = await call("/v1/quizzes", { body: { title, questions: [tf(), { type: "essay", prompt: "Why?" }] } });
+    const res = await call("/v1/quizzes", { body: { title, questions: [tf(), { type: "drawing", prompt: "Why?" }] } });
     const problem = expectProblem(res, 400, "validation_failed");
     expect(problem.errors?.[0]?.path).toMatch(/^questions\[1\]/);
     expect(await countRows("SELECT count(*) AS n FROM quizzes WHERE title = ?", title)).toBe(0);
