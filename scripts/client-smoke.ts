@@ -29,7 +29,16 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
-const client = createQuizClient({ baseUrl, apiKey });
+// The requests' X-D1-Bookmark headers, to check that the client echoes the bookmark it received.
+const sentBookmarks: (string | null)[] = [];
+const client = createQuizClient({
+  baseUrl,
+  apiKey,
+  fetch: (request: Request) => {
+    sentBookmarks.push(request.headers.get("x-d1-bookmark"));
+    return fetch(request);
+  },
+});
 
 // Only the title: description, settings and questions have defaults, so they are optional here.
 const title = \`Smoke \${Date.now()}\`;
@@ -42,13 +51,15 @@ check(quiz.title === title && quiz.questions === 0, \`unexpected quiz: \${JSON.s
 const listed = await client.GET("/v1/quizzes", { params: { query: { limit: 10 } } });
 check(listed.response.status === 200 && listed.data, \`GET /v1/quizzes → \${listed.response.status}\`);
 const ids = listed.data.quizzes.map((q) => q.id);
+const written = created.response.headers.get("x-d1-bookmark");
+check(written && sentBookmarks[0] === null && sentBookmarks[1] === written, \`bookmark not echoed: \${JSON.stringify({ written, sentBookmarks })}\`);
 check(ids.includes(quiz.id), \`GET /v1/quizzes does not list \${quiz.id}: \${JSON.stringify(ids)}\`);
 
 // A wrong credential is refused (the header really is the one sent).
 const refused = await createQuizClient({ baseUrl, apiKey: "qz_live_wrong" }).GET("/v1/quizzes");
 check(refused.response.status === 401, \`wrong key → \${refused.response.status}\`);
 
-console.log(\`created \${quiz.id} ("\${quiz.title}"), listed \${ids.length} quiz(zes) including it, wrong key → 401\`);
+console.log(\`created \${quiz.id} ("\${quiz.title}"), listed \${ids.length} quiz(zes) including it with its bookmark, wrong key → 401\`);
 `;
 
 const started = performance.now();

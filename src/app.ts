@@ -5,6 +5,8 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import pkg from "../package.json";
 import { takeRecordedEvents } from "./db/outbox";
+import { BOOKMARK_HEADER, sessionDatabase } from "./db/session";
+import type { Database } from "./env";
 import { dispatchRecorded } from "./events/subscribers";
 import { config } from "./lib/config";
 import { createRouter, jsonResponse } from "./lib/openapi";
@@ -73,10 +75,25 @@ app.use(cacheControl());
 app.use(corsFromAllowList());
 app.use(async (c, next) => {
   // No relational schema: the app uses the query builder only, and building drizzle's relational
-  // config on every request costs CPU for nothing.
-  const db = drizzle(c.env.DB);
+  // config on every request costs CPU for nothing. /v1 runs in a D1 session (read replicas with
+  // read-your-writes): from the client's bookmark, and its latest bookmark goes back on the answer.
+  const v1 = c.req.path.startsWith("/v1/");
+  const incoming = v1 ? c.req.header(BOOKMARK_HEADER) : undefined;
+  let session: D1DatabaseSession | undefined;
+  let db = drizzle(c.env.DB) as Database;
+  if (v1) ({ db, session } = sessionDatabase(c.env.DB, incoming));
   c.set("db", db);
-  await next();
+  try {
+    await next();
+  } finally {
+    // The latest of the session's, the replayed write's (a replay reads nothing) and the client's:
+    // bookmarks sort in the order of the writes they cover.
+    const bookmark = [session?.getBookmark(), c.res.headers.get(BOOKMARK_HEADER), incoming]
+      .filter((b): b is string => typeof b === "string" && b !== "")
+      .sort()
+      .at(-1);
+    if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
+  }
   // The outbox: events this request's batches recorded go to the delivery queue after the
   // response, so delivery never slows the request; only those an endpoint subscribes to
   // (events/subscribers.ts); the cron sweeps up what this misses.

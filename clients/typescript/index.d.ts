@@ -23,5 +23,9 @@ interface AccessTokenAuth {
 }
 /** Exactly one of apiKey and accessToken. */
 export type QuizClientOptions = CommonOptions & (ApiKeyAuth | AccessTokenAuth);
-/** A client that sends `Authorization: Bearer <apiKey | accessToken>` with every request. */
+/**
+ * A client that sends `Authorization: Bearer <apiKey | accessToken>` with every request, and
+ * echoes the latest `X-D1-Bookmark` it has received, so that each call reads every write the
+ * client made or saw before it, whichever replica answers (a header you pass yourself wins).
+ */
 export declare function createQuizClient(options: QuizClientOptions): QuizClient;

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+import { BOOKMARK_HEADER, sessionBookmark } from "../db/session";
 import type { AppEnv, Credential } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
@@ -154,6 +155,9 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
         const value = c.res.headers.get(name);
         if (value !== null) headers[name] = value;
       }
+      // The replay reads nothing from D1: it repeats the bookmark of the write it replays.
+      const bookmark = sessionBookmark(c.var.db);
+      if (bookmark) headers[BOOKMARK_HEADER] = bookmark;
       const answer = { status: c.res.status, headers, body: await c.res.clone().text() };
       settle(answer);
       try {

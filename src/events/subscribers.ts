@@ -1,4 +1,5 @@
 import type { RecordedEvent } from "../db/outbox";
+import { bindingOf } from "../db/session";
 import { subscribes } from "../domain/events";
 import type { Database } from "../env";
 import { enqueueEvents } from "./messages";
@@ -26,15 +27,15 @@ const views = new WeakMap<object, View>();
 
 /** Forgets the view of this database: an endpoint was created, changed or deleted. */
 export function forgetSubscriptions(db: Database): void {
-  views.delete(db.$client);
+  views.delete(bindingOf(db));
 }
 
 async function currentView(db: Database, nowMs: number): Promise<View> {
-  const known = views.get(db.$client);
+  const known = views.get(bindingOf(db));
   if (known && nowMs - known.readAtMs < VIEW_TTL_MS) return known;
   const rows = await db.$client.prepare("SELECT events FROM webhook_endpoints WHERE enabled = 1").all<{ events: string }>();
   const view = { subscriptions: rows.results.map((row) => JSON.parse(row.events) as string[]), readAtMs: nowMs };
-  views.set(db.$client, view);
+  views.set(bindingOf(db), view);
   return view;
 }
 

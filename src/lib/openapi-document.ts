@@ -8,7 +8,8 @@ Every /v1 operation needs a credential: an API key (X-API-Key or Authorization: 
 OAuth 2.0 access token from POST /oauth/token (client credentials). Errors are RFC 9457 problem
 details (application/problem+json) with a stable \`code\`, except on /oauth/*, where they follow
 RFC 6749 §5.2. Every /v1 answer carries RateLimit-Policy and RateLimit headers; every POST under
-/v1 accepts an Idempotency-Key.`;
+/v1 accepts an Idempotency-Key. Every /v1 answer carries X-D1-Bookmark: send it back in the same
+header to read your own writes from any read replica (a malformed one → 400 invalid_bookmark).`;
 
 type Response = { description?: string; headers?: Record<string, unknown>; content?: unknown };
 type Operation = { description?: string; parameters?: unknown[]; responses?: Record<string, Response> };
@@ -150,6 +151,10 @@ export function openApiDocument(app: Pick<OpenAPIHono, "getOpenAPI31Document">, 
     },
     "RateLimit-Policy": { description: 'The policy: "default";q=600;w=60.', schema: { type: "string", maxLength: 100 } },
     "Retry-After": { description: "Seconds to wait (429 only).", schema: { type: "integer", minimum: 0, maximum: 86_400 } },
+    "X-D1-Bookmark": {
+      description: "The D1 session's latest bookmark: send it back as X-D1-Bookmark to read every write it covers.",
+      schema: { type: "string", pattern: "^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$", maxLength: 59 },
+    },
   };
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
@@ -184,6 +189,7 @@ export function openApiDocument(app: Pick<OpenAPIHono, "getOpenAPI31Document">, 
         response.headers = {
           ...response.headers,
           "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+          ...(v1 ? { "X-D1-Bookmark": { $ref: "#/components/headers/X-D1-Bookmark" } } : {}),
           ...(limited
             ? {
                 RateLimit: { $ref: "#/components/headers/RateLimit" },

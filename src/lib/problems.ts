@@ -25,6 +25,13 @@ export const PROBLEMS = {
     todo: "Fix the fields `errors` names and send the request again.",
     detail: "title: Too big: expected string to have <=200 characters",
   },
+  invalid_bookmark: {
+    status: 400,
+    title: "Invalid bookmark",
+    means: "The X-D1-Bookmark header is not a bookmark D1 returned.",
+    todo: "Send back the X-D1-Bookmark of the last response as it came, or leave the header out.",
+    detail: "X-D1-Bookmark must be a bookmark D1 returned (as the last response carried it).",
+  },
   malformed_json: {
     status: 400,
     title: "Malformed JSON",

@@ -55,8 +55,8 @@ export function corsFromAllowList(): MiddlewareHandler<AppEnv> {
     if (origins.length === 0) return next();
     return cors({
       origin: origins,
-      allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "Idempotency-Key", "X-Request-Id"],
-      exposeHeaders: ["Location", "Link", "X-Request-Id", "RateLimit", "RateLimit-Policy", "Retry-After"],
+      allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "Idempotency-Key", "X-Request-Id", "X-D1-Bookmark"],
+      exposeHeaders: ["Location", "Link", "X-Request-Id", "RateLimit", "RateLimit-Policy", "Retry-After", "X-D1-Bookmark"],
       maxAge: 600,
     })(c, next);
   };
