@@ -57,6 +57,10 @@ function recordingD1(db: D1Database): D1Database {
           for (const r of results) addRows(r);
           return results;
         };
+      // Requests run in D1 sessions: a session's statements are recorded alike.
+      if (prop === "withSession")
+        return (...args: Parameters<D1Database["withSession"]>) =>
+          recordingD1(target.withSession(...args) as unknown as D1Database);
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
