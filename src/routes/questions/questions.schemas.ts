@@ -62,11 +62,7 @@ export function optionIds(input: { id?: string }[]): string[] {
 
 function checkOptions(input: { options: { id?: string }[] }, ctx: z.RefinementCtx, correct: { path: string; ids: string[] }) {
   const ids = optionIds(input.options);
-  const seen = new Set<string>();
-  ids.forEach((id, i) => {
-    if (seen.has(id)) ctx.addIssue({ code: "custom", path: ["options", i, "id"], message: `Duplicate option id "${id}".` });
-    seen.add(id);
-  });
+  const seen = checkUniqueIds(input.options, "options", ctx, "option ");
   correct.ids.forEach((id, i) => {
     if (!seen.has(id)) {
       const path = correct.path === "correct_option_ids" ? [correct.path, i] : [correct.path];
@@ -140,10 +136,10 @@ const NumericInput = z
   });
 
 /** Ids of a list (items, prompts, choices) unique, each issue at the duplicate's path. */
-function checkUniqueIds(list: { id?: string }[], field: string, ctx: z.RefinementCtx): Set<string> {
+function checkUniqueIds(list: { id?: string }[], field: string, ctx: z.RefinementCtx, noun = ""): Set<string> {
   const seen = new Set<string>();
   optionIds(list).forEach((id, i) => {
-    if (seen.has(id)) ctx.addIssue({ code: "custom", path: [field, i, "id"], message: `Duplicate id "${id}".` });
+    if (seen.has(id)) ctx.addIssue({ code: "custom", path: [field, i, "id"], message: `Duplicate ${noun}id "${id}".` });
     seen.add(id);
   });
   return seen;

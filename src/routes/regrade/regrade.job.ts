@@ -11,7 +11,7 @@ import type { Database } from "../../env";
 import { logger } from "../../lib/log";
 import { isoNow } from "../../lib/time";
 import { enqueueJob, type JobRow } from "../jobs";
-import { movedStatements, type SubmissionRow, serializeSubmission } from "../submissions";
+import { movedStatements, quizScoreRange, type SubmissionRow, serializeSubmission } from "../submissions";
 
 /** What POST /v1/quizzes/{id}/regrade stores as the job's params. */
 export interface RegradeParams {
@@ -275,11 +275,7 @@ function finishStatements(ctx: Context, chunkToken: string): SQL[] {
   statements.push(
     params.dry_run
       ? sql`SELECT 1`
-      : sql`
-      UPDATE quiz_stats SET
-        min_score = (SELECT min(score) FROM submissions WHERE quiz_id = ${job.quizId} AND status = 'graded'),
-        max_score = (SELECT max(score) FROM submissions WHERE quiz_id = ${job.quizId} AND status = 'graded')
-      WHERE quiz_id = ${job.quizId} AND EXISTS (SELECT 1 FROM jobs WHERE id = ${job.id} AND chunk_token = ${chunkToken})`,
+      : quizScoreRange(job.quizId, sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${job.id} AND chunk_token = ${chunkToken})`),
   );
   return statements;
 }
@@ -294,12 +290,6 @@ export async function failJob(db: Database, jobId: string, why: string): Promise
       sql`UPDATE jobs SET status = 'failed', error = ${why}, finished_at = ${now}, updated_at = ${now}
           WHERE id = ${jobId} AND status IN ('queued', 'running')`,
     ),
-    statement(
-      db,
-      sql`UPDATE quiz_stats SET
-        min_score = (SELECT min(score) FROM submissions WHERE quiz_id = ${quizId} AND status = 'graded'),
-        max_score = (SELECT max(score) FROM submissions WHERE quiz_id = ${quizId} AND status = 'graded')
-      WHERE quiz_id = ${quizId}`,
-    ),
+    statement(db, quizScoreRange(quizId)),
   ]);
 }

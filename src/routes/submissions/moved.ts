@@ -82,3 +82,13 @@ function questionStatsDelta(quizId: string, before: StoredAnswerResult[], after:
       correct_count = correct_count + excluded.correct_count,
       points_earned_micro = points_earned_micro + excluded.points_earned_micro`;
 }
+
+/**
+ * The quiz's lowest and highest scores read again from its graded submissions, where `when`
+ * holds: a regrade or review can lower the highest or raise the lowest, which no increment undoes.
+ */
+export const quizScoreRange = (quizId: SQL | string, when: SQL = sql`1`): SQL => sql`
+  UPDATE quiz_stats SET
+    min_score = (SELECT min(score) FROM submissions WHERE quiz_id = ${quizId} AND status = 'graded'),
+    max_score = (SELECT max(score) FROM submissions WHERE quiz_id = ${quizId} AND status = 'graded')
+  WHERE quiz_id = ${quizId} AND ${when}`;

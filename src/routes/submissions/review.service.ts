@@ -10,7 +10,7 @@ import type { Database } from "../../env";
 import { ApiError, conflict, notFound, validationFailed } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
 import { countGraded, gradeResponse } from "./grade.service";
-import { movedStatements } from "./moved";
+import { movedStatements, quizScoreRange } from "./moved";
 import { type SubmissionRow, serializeSubmission } from "./submissions.service";
 
 /** How often a review reads the submission again when another write claimed it first. */
@@ -99,13 +99,7 @@ export async function reviewAnswer(
       writes.push(
         ...movedStatements(row, { ...total, results: next }, claimed, now).map((s) => statement(db, s)),
         // The quiz's lowest or highest score read again when this was it.
-        statement(
-          db,
-          sql`UPDATE quiz_stats SET
-                min_score = (SELECT min(score) FROM submissions WHERE quiz_id = ${row.quizId} AND status = 'graded'),
-                max_score = (SELECT max(score) FROM submissions WHERE quiz_id = ${row.quizId} AND status = 'graded')
-              WHERE quiz_id = ${row.quizId} AND ${claimed} AND (min_score = ${row.score} OR max_score = ${row.score})`,
-        ),
+        statement(db, quizScoreRange(row.quizId, sql`${claimed} AND (min_score = ${row.score} OR max_score = ${row.score})`)),
       );
       if (total.score !== row.score || reviewed.points_earned !== entry.points_earned)
         writes.push(
