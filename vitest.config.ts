@@ -21,6 +21,9 @@ export default defineConfig(async () => {
             // Webhook deliveries: the receiver of test/webhook-receiver.ts, two short retries.
             WEBHOOK_RECEIVER_URL: inject("webhookReceiverUrl"),
             WEBHOOK_RETRY_DELAYS_SECONDS: "1,1",
+            // Usage written a second behind, not 9 (the deployed default): a test that settles a
+            // request's waitUntil work would wait out the flush. test/usage.test.ts checks the default.
+            USAGE_FLUSH_SECONDS: "1",
           },
         },
       })),

@@ -33,6 +33,8 @@ export interface Config {
   corsAllowOrigins: string[];
   logLevel: LogLevel;
   webhooks: WebhookSettings;
+  /** How long API-key usage is held in isolate memory before it is written (usage.ts). */
+  usageFlushMs: number;
 }
 
 /** How events are delivered to webhook endpoints. */
@@ -51,6 +53,8 @@ const DEFAULT_RATE_LIMIT_REQUESTS = 600;
 const DEFAULT_ANONYMOUS_RATE_LIMIT_REQUESTS = 60;
 const DEFAULT_TOKEN_RATE_LIMIT_REQUESTS = 60;
 const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
+/** Usage must be current within 10 s of the requests it counts (§3): 9 s, and the write's own time. */
+const DEFAULT_USAGE_FLUSH_SECONDS = 9;
 
 /** A positive integer (as `Number()` reads the var: " 5 " and "5.0" are 5), else the fallback. */
 const positiveInt = (fallback: number) =>
@@ -91,6 +95,9 @@ const Vars = z.object({
   WEBHOOK_RETRY_DELAYS_SECONDS: retryDelays,
   WEBHOOK_DISABLE_AFTER_SECONDS: positiveSeconds(DEFAULT_WEBHOOK_DISABLE_AFTER_SECONDS),
   WEBHOOK_URL_POLICY: z.enum(["public", "allow-loopback"]).catch("public"),
+  USAGE_FLUSH_SECONDS: positiveSeconds(DEFAULT_USAGE_FLUSH_SECONDS)
+    .refine((s) => s <= DEFAULT_USAGE_FLUSH_SECONDS)
+    .catch(DEFAULT_USAGE_FLUSH_SECONDS),
 });
 
 function parse(env: object): Config {
@@ -116,6 +123,7 @@ function parse(env: object): Config {
       disableAfterSeconds: vars.WEBHOOK_DISABLE_AFTER_SECONDS,
       urlPolicy: vars.WEBHOOK_URL_POLICY,
     },
+    usageFlushMs: vars.USAGE_FLUSH_SECONDS * 1000,
   };
 }
 

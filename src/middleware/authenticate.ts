@@ -2,9 +2,11 @@ import type { Context, MiddlewareHandler } from "hono";
 import { lookupApiKey } from "../auth/api-keys";
 import { identifyCredential, invalidCredential, missingCredential } from "../auth/credentials";
 import { readAccessToken } from "../auth/oauth-tokens";
-import { recordUsage } from "../auth/usage";
+import { isolateUsage } from "../auth/usage";
 import type { AppEnv, Credential } from "../env";
+import { config } from "../lib/config";
 import { ApiError } from "../lib/errors";
+import { laterVia } from "../lib/time";
 import { refuseIpOverBudget } from "./rate-limit";
 
 /** The caller's credential, or the ApiError that says why there is none. */
@@ -28,7 +30,7 @@ async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
       c.env.KV,
       c.var.db,
       given.key,
-      (p) => c.executionCtx.waitUntil(p),
+      laterVia((p) => c.executionCtx.waitUntil(p)),
       () => refuseIpOverBudget(c),
     );
     if (!key || key.revoked) return invalidCredential("The API key is unknown or revoked.");
@@ -43,8 +45,8 @@ async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
 
 /**
  * The first step of the /v1 guard: finds the caller's credential (an API key costs nothing when
- * this isolate saw it in the last 10 s, else one KV read; an access token one KV read) and sets `c.var.credential`, or remembers why there
- * is none, so that the rate limiter can count the caller by credential or by IP before
+ * this isolate saw it in the last 10 s, else one KV read; an access token one KV read) and sets
+ * `c.var.credential`, or remembers why there is none, so that the rate limiter can count the caller by credential or by IP before
  * `requireCredential` refuses it. Also counts each API key's use (written behind, see usage.ts).
  */
 export function authenticate(): MiddlewareHandler<AppEnv> {
@@ -58,7 +60,14 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     try {
       await next();
     } finally {
-      if (outcome.type === "api_key") recordUsage(c.var.db, outcome.id, c.res.status >= 400, (p) => c.executionCtx.waitUntil(p));
+      if (outcome.type === "api_key")
+        isolateUsage.record(
+          c.var.db,
+          outcome.id,
+          c.res.status >= 400,
+          laterVia((p) => c.executionCtx.waitUntil(p)),
+          config(c.env).usageFlushMs,
+        );
     }
   };
 }

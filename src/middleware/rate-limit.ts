@@ -3,13 +3,18 @@ import { type RateLimitDecision, rateLimitHeaders } from "../domain/rate-limit";
 import type { AppEnv } from "../env";
 import { config, type RateLimitPolicy } from "../lib/config";
 import { ApiError, OAuthError } from "../lib/errors";
+import { laterVia } from "../lib/time";
 import { kvRateLimiter } from "../rate-limit/kv-rate-limiter";
 
 /** Cloudflare sets CF-Connecting-IP to the client's address; local runs may lack it. */
 const clientIp = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
 
 async function hit(c: Context<AppEnv>, subject: string, policy: RateLimitPolicy) {
-  const decision = await kvRateLimiter(c.env.KV).hit(subject, policy, (p) => c.executionCtx.waitUntil(p));
+  const decision = await kvRateLimiter(c.env.KV).hit(
+    subject,
+    policy,
+    laterVia((p) => c.executionCtx.waitUntil(p)),
+  );
   const headers = rateLimitHeaders(policy, decision);
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   return { decision, headers };

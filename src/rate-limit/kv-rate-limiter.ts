@@ -2,6 +2,7 @@ import { decide, type RateLimitDecision, windowStart } from "../domain/rate-limi
 import type { RateLimitPolicy } from "../lib/config";
 import { kvKeys, kvTtl } from "../lib/kv-keys";
 import { log } from "../lib/log";
+import type { Later } from "../lib/time";
 import type { RateLimiter } from "./rate-limiter";
 
 /** KV accepts one write per second to a key; this isolate never writes a counter more often. */
@@ -10,6 +11,18 @@ const KV_MIN_WRITE_INTERVAL_MS = 1000;
 const MAX_COUNTERS = 10_000;
 /** How long the isolate trusts its view of a counter before reading KV again for other isolates' counts. */
 const COUNTER_REFRESH_MS = 1000;
+/**
+ * Below half the limit (as this isolate knows the count) the counter is quiet: the isolate holds
+ * back up to an eighth of the limit before it publishes, and does not re-read in between. From
+ * half the limit on it is busy: re-read and written every second, as a refusal may be near.
+ */
+const QUIET_SHARE = 8;
+
+/** Whether this isolate's view of the count is at least half the limit. */
+const busy = (counter: Counter, limit: number) => 2 * (counter.known + counter.unwritten) >= limit;
+
+/** What this isolate may hold back unpublished while the counter is quiet. */
+export const quietShare = (limit: number) => Math.max(1, Math.ceil(limit / QUIET_SHARE));
 
 interface Counter {
   key: string;
@@ -33,11 +46,14 @@ const isolateCounters = new Map<string, Counter>();
 /**
  * A fixed-window counter per subject, kept in isolate memory and written behind to KV.
  *
- * - Hot path: one KV read the first time the isolate sees a subject in a window, none after:
- *   when the isolate's view is older than COUNTER_REFRESH_MS it is refreshed after the
- *   response (waitUntil), for the requests that follow.
- * - Writes: the isolate's total (shared count + its own new requests) at most once per second
- *   per key, after the response (waitUntil), with an expiration past the window's end.
+ * - Hot path: one KV read the first time the isolate sees a subject in a window, none after.
+ * - Quiet (the count this isolate knows is below half the limit): nothing more until the
+ *   isolate has admitted an eighth of the limit unpublished; then, after the response, it
+ *   re-reads the counter and writes its total on top. A caller well under its limit costs one
+ *   KV read per window, whatever its rate.
+ * - Busy (half the limit or more): after the response, the counter is re-read when the view is
+ *   older than COUNTER_REFRESH_MS and the isolate's total (shared count + its own new requests)
+ *   written at most once per second per key, with an expiration past the window's end.
  * - Exact within one isolate. Across isolates the shared count is last-writer-wins, so requests
  *   counted by two isolates in the same second can be lost, and KV takes up to ~60 s to carry a
  *   count to other locations: the README states the resulting global accuracy.
@@ -49,11 +65,7 @@ export class KvRateLimiter implements RateLimiter {
     private readonly counters: Map<string, Counter> = isolateCounters,
   ) {}
 
-  async hit(
-    subject: string,
-    policy: RateLimitPolicy,
-    waitUntil: (promise: Promise<unknown>) => void,
-  ): Promise<RateLimitDecision> {
+  async hit(subject: string, policy: RateLimitPolicy, later: Later): Promise<RateLimitDecision> {
     const now = this.now();
     const start = windowStart(now, policy.windowSeconds);
     const slot = `${policy.name}:${subject}`;
@@ -77,7 +89,10 @@ export class KvRateLimiter implements RateLimiter {
     }
     const decision = decide(counter.known + counter.unwritten, policy, now);
     if (decision.allowed) counter.unwritten += 1;
-    if (counter.unwritten > 0 || now - counter.readAt >= COUNTER_REFRESH_MS) this.scheduleSync(counter, now, waitUntil);
+    const due = busy(counter, policy.limit)
+      ? counter.unwritten > 0 || now - counter.readAt >= COUNTER_REFRESH_MS
+      : counter.unwritten >= quietShare(policy.limit);
+    if (due) this.scheduleSync(counter, now, later);
     return decision;
   }
 
@@ -109,14 +124,12 @@ export class KvRateLimiter implements RateLimiter {
    * new requests on top of it — no sooner than KV_MIN_WRITE_INTERVAL_MS after the last write.
    * Reading just before writing keeps the window for lost updates between isolates short.
    */
-  private scheduleSync(counter: Counter, now: number, waitUntil: (promise: Promise<unknown>) => void) {
+  private scheduleSync(counter: Counter, now: number, later: Later) {
     if (counter.syncScheduled) return;
     counter.syncScheduled = true;
     const delay = counter.unwritten > 0 ? Math.max(counter.writtenAt + KV_MIN_WRITE_INTERVAL_MS - now, 0) : 0;
     // Only the request that schedules the sync waits for it: a promise must not cross requests.
-    waitUntil(
-      (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : Promise.resolve()).then(() => this.sync(counter)),
-    );
+    later(delay, () => this.sync(counter));
   }
 
   private async sync(counter: Counter) {

@@ -1,5 +1,6 @@
 import type { RateLimitDecision } from "../domain/rate-limit";
 import type { RateLimitPolicy } from "../lib/config";
+import type { Later } from "../lib/time";
 
 /**
  * Counts requests per subject (a credential id or a client IP) and decides. The KV
@@ -7,5 +8,6 @@ import type { RateLimitPolicy } from "../lib/config";
  * implement the same interface for a hard global limit.
  */
 export interface RateLimiter {
-  hit(subject: string, policy: RateLimitPolicy, waitUntil: (promise: Promise<unknown>) => void): Promise<RateLimitDecision>;
+  /** Counts a request and decides; work for after the response goes to `later`. */
+  hit(subject: string, policy: RateLimitPolicy, later: Later): Promise<RateLimitDecision>;
 }
