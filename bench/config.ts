@@ -21,7 +21,9 @@ export const WARMUP_SECONDS = 1;
 export const COUNTED_REQUESTS = 40;
 /** Write-behind work (rate-limit counters, key usage) runs at most 1 s after the request that scheduled it. */
 export const BACKGROUND_SETTLE_MS = 1300;
-export const TARGET_LIST_RATIO = 0.7;
+export const TARGET_LIST_RATIO = 0.8;
+/** Requests/s of the baseline that grading and the token endpoint should reach. */
+export const TARGET_WRITE_RATIOS: Record<string, number> = { grade: 0.5, token: 0.5 };
 export const TARGET_GZIP_KIB = 150;
 export const TARGET_ANALYTICS_RATIO = 1.3;
 /** Two endpoints only: more, shorter rounds for about the same time give steadier paired ratios (5 × 3 s by default). */

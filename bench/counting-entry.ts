@@ -1,93 +1,228 @@
 // Bench-only entry: the app, with env.DB and env.KV wrapped so that their calls are counted
-// (test/binding-counter.ts: the same units as the cost tests). Built into its own bundle; the
-// production bundle is untouched.
+// (test/binding-counter.ts: the same units as the cost tests) and the queues' sends noted. Built
+// into its own bundle; the production bundle is untouched.
 //
 // - Every response carries X-Bench-Counts, JSON of the calls made between the request's arrival
-//   and its response ({ d1, kvReads, kvWrites, kvDeletes, kvLists, rowsRead }). Exact only when
-//   requests come one at a time.
+//   and its response. Exact only when requests come one at a time.
 // - GET /__bench/counts: every call since the last reset, including work done after responses
-//   (waitUntil: cache fills, rate-limit and usage write-behind), and the SQL text of each prepared
-//   statement with how often it was prepared. POST /__bench/reset zeroes them.
-// - rowsRead: the rows D1 says it read (meta.rows_read), for statements run with all(), run() or
-//   in a batch; raw() and first() answer without meta, so their reads are not in it.
+//   (waitUntil), and the SQL text of each prepared statement with how often it was prepared.
+//   POST /__bench/reset zeroes them.
+// - Counts come in two parts: `own`, the endpoint's work, and `credential`, what any request of
+//   the credential costs around it — the API-key lookup (v1:apikey: in KV, api_keys by key_hash
+//   in D1), access-token reads (v1:at:), rate-limit counters (v1:rl:) and usage flushes
+//   (api_key_usage). The credential's part depends on its request rate, not on the endpoint:
+//   POST /__bench/credential plays it on a virtual clock (test/credential-simulation.ts).
+// - rowsRead / rowsWritten: what D1 reports (meta.rows_read, meta.rows_written) for every
+//   statement, read from the binding's answers (its fetcher is wrapped: raw() and first() drop
+//   meta, the answers hold it).
 //
 // The wrapped env is made once and kept, as the real env is (workerd passes the same env object
 // to every request of an isolate), so that isolate caches keyed by binding behave as in production.
+import { drizzle } from "drizzle-orm/d1";
 import { app } from "../src/app";
-import { type CountingEnv, countingEnv } from "../test/binding-counter";
+import { newApiKey } from "../src/auth/api-keys";
+import { apiKeys } from "../src/db/auth-schema";
+import type { Database } from "../src/env";
+import { config } from "../src/lib/config";
+import { type CountedCall, type CountingEnv, countingEnv } from "../test/binding-counter";
+import { simulateCredential } from "../test/credential-simulation";
+
+/** One part's tally: round trips and calls from the counting env's log, rows and messages here. */
+interface Tally {
+  d1: number;
+  rowsRead: number;
+  rowsWritten: number;
+  kvReads: number;
+  kvWrites: number;
+  kvDeletes: number;
+  kvLists: number;
+  queueMessages: number;
+}
+const zero = (): Tally => ({
+  d1: 0,
+  rowsRead: 0,
+  rowsWritten: 0,
+  kvReads: 0,
+  kvWrites: 0,
+  kvDeletes: 0,
+  kvLists: 0,
+  queueMessages: 0,
+});
+
+const CREDENTIAL_KV = ["v1:apikey:", "v1:rl:"];
+/** The key lookup, the usage flush's counts and its re-read of the keys it counted. */
+const isCredentialSql = (sql: string) =>
+  /api_key_usage|"api_keys"\."key_hash" = \?|"api_keys"\."id" IN \(SELECT value FROM json_each/.test(sql);
+const partOfCall = (call: CountedCall): "own" | "credential" =>
+  (call.kind === "d1" ? isCredentialSql(call.detail) : CREDENTIAL_KV.some((p) => call.detail.startsWith(p)))
+    ? "credential"
+    : "own";
 
 const prepared = new Map<string, number>();
-const d1Rows = { rowsRead: 0 };
-let counted: { from: Env; env: CountingEnv } | undefined;
+/** Rows per part, from D1's answers; queue messages (own work only). */
+const rows = { own: zero(), credential: zero() };
 
-type Meta = { meta?: { rows_read?: number } };
-const addRows = <T>(result: T): T => {
-  d1Rows.rowsRead += (result as Meta | undefined)?.meta?.rows_read ?? 0;
-  return result;
-};
+type Statement = { sql?: string };
+type Answer = { meta?: { rows_read?: number; rows_written?: number } };
 
-/** The real statement behind each recording one: D1's batch() takes only its own objects. */
-const realStatements = new WeakMap<object, D1PreparedStatement>();
-
-function recordingStatement(stmt: D1PreparedStatement): D1PreparedStatement {
-  const wrapped = new Proxy(stmt, {
-    get(target, prop) {
-      if (prop === "bind") return (...values: unknown[]) => recordingStatement(target.bind(...values));
-      if (prop === "all" || prop === "run") return async () => addRows(await target[prop]());
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
+/** A copy of a D1 binding (or session) object whose fetcher notes the rows of every answer. */
+function rowNoting<T extends object>(binding: T): T {
+  const clone = <O extends object>(o: O): O => Object.create(Object.getPrototypeOf(o), Object.getOwnPropertyDescriptors(o));
+  const copy = clone(binding) as T & { fetcher?: Fetcher; alwaysPrimarySession?: { fetcher?: Fetcher } };
+  const real = copy.fetcher;
+  if (!real) throw new Error("the D1 binding has no fetcher: rows cannot be read from its answers");
+  const fetcher = {
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await real.fetch(input, init);
+      try {
+        const sent = JSON.parse(String(init?.body ?? "null")) as Statement | Statement[];
+        const statements = Array.isArray(sent) ? sent : [sent];
+        const answers = (await response.clone().json()) as Answer[] | Answer;
+        (Array.isArray(answers) ? answers : [answers]).forEach((answer, i) => {
+          const part = isCredentialSql(statements[i]?.sql ?? "") ? rows.credential : rows.own;
+          part.rowsRead += answer.meta?.rows_read ?? 0;
+          part.rowsWritten += answer.meta?.rows_written ?? 0;
+        });
+      } catch {
+        // Not a query answer (or not JSON): nothing to note.
+      }
+      return response;
     },
-  });
-  realStatements.set(wrapped, stmt);
-  return wrapped;
+  } as Fetcher;
+  copy.fetcher = fetcher;
+  if (copy.alwaysPrimarySession) {
+    copy.alwaysPrimarySession = clone(copy.alwaysPrimarySession);
+    copy.alwaysPrimarySession.fetcher = fetcher;
+  }
+  return copy;
 }
 
-/** Records the SQL of each prepared statement and the rows D1 reports read. */
-function recordingD1(db: D1Database): D1Database {
+/** Records the SQL of each statement prepared (sessions included). */
+function preparing(db: D1Database): D1Database {
   return new Proxy(db, {
     get(target, prop) {
       if (prop === "prepare")
         return (query: string) => {
           prepared.set(query, (prepared.get(query) ?? 0) + 1);
-          return recordingStatement(target.prepare(query));
+          return target.prepare(query);
         };
-      if (prop === "batch")
-        return async (statements: D1PreparedStatement[]) => {
-          const results = await target.batch(statements.map((s) => realStatements.get(s) ?? s));
-          for (const r of results) addRows(r);
-          return results;
-        };
-      // Requests run in D1 sessions: a session's statements are recorded alike.
       if (prop === "withSession")
         return (...args: Parameters<D1Database["withSession"]>) =>
-          recordingD1(target.withSession(...args) as unknown as D1Database);
+          preparing(target.withSession(...args) as unknown as D1Database);
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
 }
 
+/** The queue as is, counting the messages sent through it. */
+function counting(queue: Queue): Queue {
+  return new Proxy(queue, {
+    get(target, prop) {
+      if (prop === "send")
+        return (...args: Parameters<Queue["send"]>) => {
+          rows.own.queueMessages += 1;
+          return target.send(...args);
+        };
+      if (prop === "sendBatch")
+        return (...args: Parameters<Queue["sendBatch"]>) => {
+          rows.own.queueMessages += [...args[0]].length;
+          return target.sendBatch(...args);
+        };
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+let counted: { from: Env; env: CountingEnv } | undefined;
+
 function countingFor(env: Env): CountingEnv {
-  if (counted?.from !== env) counted = { from: env, env: countingEnv({ ...env, DB: recordingD1(env.DB) }) };
+  if (counted?.from !== env)
+    counted = {
+      from: env,
+      env: countingEnv({
+        ...env,
+        DB: preparing(rowNoting(env.DB)),
+        EVENTS_QUEUE: counting(env.EVENTS_QUEUE),
+        JOBS_QUEUE: counting(env.JOBS_QUEUE),
+      }),
+    };
   return counted.env;
+}
+
+/** The calls logged from `from` on, split into the two parts, with the rows and messages noted. */
+function tallies(log: readonly CountedCall[], from = 0) {
+  const parts = { own: zero(), credential: zero() };
+  for (const call of log.slice(from)) parts[partOfCall(call)][call.kind] += 1;
+  return parts;
+}
+
+const snapshot = (counting: CountingEnv) => {
+  const parts = tallies(counting.log);
+  for (const part of ["own", "credential"] as const) {
+    parts[part].rowsRead = rows[part].rowsRead;
+    parts[part].rowsWritten = rows[part].rowsWritten;
+    parts[part].queueMessages = rows[part].queueMessages;
+  }
+  return parts;
+};
+
+const minus = (a: Tally, b: Tally): Tally =>
+  Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v - b[k as keyof Tally]])) as unknown as Tally;
+
+/** Plays one credential's traffic (POST /__bench/credential?rate=R&seconds=S&limit=L) and counts it. */
+async function credentialTraffic(url: URL, counting: CountingEnv, env: Env) {
+  const rate = Number(url.searchParams.get("rate") ?? "1");
+  const seconds = Number(url.searchParams.get("seconds") ?? "120");
+  const settings = config(env);
+  // "api_key": a /v1 caller with an API key; "ip": the token endpoint's per-IP limit alone.
+  const kind = url.searchParams.get("kind") === "ip" ? "ip" : "api_key";
+  const policy = kind === "ip" ? settings.rateLimits.token : settings.rateLimits.default;
+  const limit = Number(url.searchParams.get("limit") ?? policy.limit);
+  const { key, row } = await newApiKey({ name: "bench credential", scopes: ["quizzes:read"], expiresAt: null });
+  await drizzle(env.DB).insert(apiKeys).values(row);
+  const before = snapshot(counting);
+  const outcome = await simulateCredential({
+    kv: counting.env.KV,
+    db: drizzle(counting.env.DB) as Database,
+    key,
+    keyId: row.id,
+    rate,
+    seconds,
+    policy: { ...policy, limit },
+    usageFlushMs: settings.usageFlushMs,
+    limiterOnly: kind === "ip",
+  });
+  const after = snapshot(counting);
+  return Response.json({
+    ...outcome,
+    kind,
+    limit,
+    windowSeconds: policy.windowSeconds,
+    usageFlushMs: settings.usageFlushMs,
+    counts: minus(after.credential, before.credential),
+  });
 }
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const counting = countingFor(env);
-    const { pathname } = new URL(request.url);
-    if (pathname === "/__bench/counts")
-      return Response.json({ ...counting.counts, ...d1Rows, prepared: Object.fromEntries(prepared) });
-    if (pathname === "/__bench/reset") {
+    const url = new URL(request.url);
+    if (url.pathname === "/__bench/counts")
+      return Response.json({ ...snapshot(counting), prepared: Object.fromEntries(prepared) });
+    if (url.pathname === "/__bench/reset") {
       counting.reset();
-      d1Rows.rowsRead = 0;
+      rows.own = zero();
+      rows.credential = zero();
       prepared.clear();
       return new Response(null, { status: 204 });
     }
-    const before = { ...counting.counts, ...d1Rows };
+    if (url.pathname === "/__bench/credential") return credentialTraffic(url, counting, env);
+    const before = snapshot(counting);
     const response = await app.fetch(request, counting.env, ctx);
-    const after = { ...counting.counts, ...d1Rows };
-    const delta = Object.fromEntries(Object.entries(after).map(([name, n]) => [name, n - before[name as keyof typeof before]]));
+    const after = snapshot(counting);
+    const delta = { own: minus(after.own, before.own), credential: minus(after.credential, before.credential) };
     const headers = new Headers(response.headers);
     headers.set("x-bench-counts", JSON.stringify(delta));
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

@@ -4,4 +4,4 @@
  * the app still sends exactly this. (A module of its own: a worker's entry may export handlers only.)
  */
 export const LIST_QUIZZES_SQL =
-  'select "id", "title", "description", "settings", "created_at", "updated_at", (SELECT count(*) FROM questions WHERE questions.quiz_id = quizzes.id) from "quizzes" order by "quizzes"."id" asc limit ?';
+  'select "id", "title", "description", "settings", "created_at", "updated_at", "question_count" from "quizzes" order by "quizzes"."id" asc limit ?';

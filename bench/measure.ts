@@ -15,7 +15,7 @@ import { COUNTING_HOST, type Endpoint } from "./endpoints";
 import { request } from "./http";
 import type { LoadRunner } from "./load";
 import { itemAt, type LoadSpec } from "./load-spec";
-import { type CallCounts, int, type MeasuredRun, ms } from "./report";
+import { type CallCounts, int, type MeasuredRun, ms, type Tally } from "./report";
 
 /**
  * Load runs: a warm-up each, then rounds in which every endpoint runs once, so that drift (and
@@ -63,6 +63,21 @@ export async function measure(
   return results;
 }
 
+type Parts = { own: Tally; credential: Tally };
+const add = (into: Tally, from: Tally) => {
+  for (const [name, n] of Object.entries(from)) into[name as keyof Tally] = (into[name as keyof Tally] ?? 0) + n;
+};
+const blank = (): Tally => ({
+  d1: 0,
+  rowsRead: 0,
+  rowsWritten: 0,
+  kvReads: 0,
+  kvWrites: 0,
+  kvDeletes: 0,
+  kvLists: 0,
+  queueMessages: 0,
+});
+
 /** Binding calls per request: COUNTED_REQUESTS one at a time through the counting worker. */
 export async function countCalls(
   origin: string,
@@ -71,7 +86,7 @@ export async function countCalls(
 ): Promise<CallCounts> {
   const admin = { host: COUNTING_HOST };
   await request(origin, { method: "POST", path: "/__bench/reset", headers: admin });
-  const inRequest: Record<string, number> = {};
+  const inRequest: Parts = { own: blank(), credential: blank() };
   const start = starts.get(e.key) ?? 0;
   const t0 = performance.now();
   for (let k = 0; k < COUNTED_REQUESTS; k++) {
@@ -83,18 +98,56 @@ export async function countCalls(
       body: item.body,
     });
     if (res.status >= 300) throw new Error(`${e.label} through the counting worker → ${res.status}: ${res.text.slice(0, 300)}`);
-    const counts = JSON.parse(String(res.headers["x-bench-counts"])) as Record<string, number>;
-    for (const [name, n] of Object.entries(counts)) inRequest[name] = (inRequest[name] ?? 0) + n;
+    const counts = JSON.parse(String(res.headers["x-bench-counts"])) as Parts;
+    add(inRequest.own, counts.own);
+    add(inRequest.credential, counts.credential);
   }
   const rps = COUNTED_REQUESTS / ((performance.now() - t0) / 1000);
   starts.set(e.key, start + COUNTED_REQUESTS);
   await sleep(BACKGROUND_SETTLE_MS);
-  const totals = (await request(origin, { method: "GET", path: "/__bench/counts", headers: admin })).json as Record<
-    string,
-    number
-  > & {
+  const totals = (await request(origin, { method: "GET", path: "/__bench/counts", headers: admin })).json as Parts & {
     prepared: Record<string, number>;
   };
-  const background = Object.fromEntries(Object.entries(inRequest).map(([name, n]) => [name, (totals[name] ?? 0) - n]));
-  return { label: e.label, requests: COUNTED_REQUESTS, inRequest, background, rps, prepared: totals.prepared };
+  const after = (part: keyof Parts) => {
+    const t = blank();
+    add(t, totals[part]);
+    for (const [name, n] of Object.entries(inRequest[part])) t[name as keyof Tally] -= n;
+    return t;
+  };
+  return {
+    label: e.label,
+    key: e.key,
+    requests: COUNTED_REQUESTS,
+    inRequest,
+    background: { own: after("own"), credential: after("credential") },
+    rps,
+    prepared: totals.prepared,
+  };
+}
+
+/** What the counting worker's credential simulation answers (bench/counting-entry.ts). */
+export interface CredentialRun {
+  kind: "api_key" | "ip";
+  requests: number;
+  admitted: number;
+  refused: number;
+  limit: number;
+  windowSeconds: number;
+  usageFlushMs: number;
+  counts: Tally;
+}
+
+/** One credential's background work at `rate` requests a second, played on a virtual clock. */
+export async function credentialRun(
+  origin: string,
+  kind: "api_key" | "ip",
+  rate: number,
+  seconds: number,
+  limit?: number,
+): Promise<CredentialRun> {
+  const query = new URLSearchParams({ kind, rate: String(rate), seconds: String(seconds) });
+  if (limit !== undefined) query.set("limit", String(limit));
+  const res = await request(origin, { method: "POST", path: `/__bench/credential?${query}`, headers: { host: COUNTING_HOST } });
+  if (res.status !== 200) throw new Error(`credential simulation → ${res.status}: ${res.text.slice(0, 300)}`);
+  return res.json as CredentialRun;
 }

@@ -85,31 +85,64 @@ export function throughputTable(
   );
 }
 
+/** Calls of one kind of work (counted by bench/counting-entry.ts). */
+export interface Tally {
+  d1: number;
+  rowsRead: number;
+  rowsWritten: number;
+  kvReads: number;
+  kvWrites: number;
+  kvDeletes: number;
+  kvLists: number;
+  queueMessages: number;
+}
+
 export interface CallCounts {
   label: string;
+  key: string;
   requests: number;
-  inRequest: Record<string, number>;
-  background: Record<string, number>;
+  /** The endpoint's own work, and the credential's (key lookup, rate limit, usage), before the response… */
+  inRequest: { own: Tally; credential: Tally };
+  /** … and after it (waitUntil). */
+  background: { own: Tally; credential: Tally };
   rps: number;
   /** SQL text of each statement prepared, and how often. */
   prepared: Record<string, number>;
 }
 
 export function callsTable(rows: CallCounts[]): string {
-  const fmt = (c: Record<string, number>, n: number) => {
-    const per = (k: string) => perRequest((c[k] ?? 0) / n);
-    const extra = [
-      (c.kvDeletes ?? 0) > 0 ? `${per("kvDeletes")} del` : "",
-      (c.kvLists ?? 0) > 0 ? `${per("kvLists")} list` : "",
-    ].filter(Boolean);
-    return [per("d1"), per("kvReads"), per("kvWrites") + (extra.length ? ` (+${extra.join(", ")})` : "")];
-  };
+  const per = (n: number, r: CallCounts) => perRequest(n / r.requests);
   return table(
-    ["Endpoint", "D1", "KV reads", "KV writes", "after the response: D1 / KV reads / KV writes", "req/s while counted"],
+    [
+      "Endpoint",
+      "D1 round trips",
+      "D1 rows read",
+      "D1 rows written",
+      "KV reads",
+      "KV writes",
+      "queue messages",
+      "after the response: D1 / KV writes / messages",
+      "credential's part while counted: KV reads / KV writes / D1",
+      "req/s while counted",
+    ],
     rows.map((r) => {
-      const [d1, reads, writes] = fmt(r.inRequest, r.requests);
-      const bg = fmt(r.background, r.requests);
-      return [r.label, d1 as string, reads as string, writes as string, bg.join(" / "), int(r.rps)];
+      const own = r.inRequest.own;
+      const bg = r.background.own;
+      const cred = r.inRequest.credential;
+      const credBg = r.background.credential;
+      const sum = (k: keyof Tally) => own[k] + bg[k];
+      return [
+        r.label,
+        per(sum("d1"), r),
+        per(sum("rowsRead"), r),
+        per(sum("rowsWritten"), r),
+        per(sum("kvReads"), r),
+        per(sum("kvWrites") + sum("kvDeletes") + sum("kvLists"), r),
+        per(sum("queueMessages"), r),
+        `${per(bg.d1, r)} / ${per(bg.kvWrites, r)} / ${per(bg.queueMessages, r)}`,
+        `${per(cred.kvReads + credBg.kvReads, r)} / ${per(cred.kvWrites + credBg.kvWrites, r)} / ${per(cred.d1 + credBg.d1, r)}`,
+        int(r.rps),
+      ];
     }),
   );
 }

@@ -15,7 +15,7 @@ import {
 import { ok } from "./http";
 import type { LoadRunner } from "./load";
 import { countCalls, measure } from "./measure";
-import { type CallCounts, int, type MeasuredRun, median, ms, summarize, table } from "./report";
+import { type CallCounts, int, type MeasuredRun, median, ms, summarize, type Tally, table } from "./report";
 import { seedAnalytics } from "./seed-analytics";
 
 interface RegradeRun {
@@ -103,9 +103,9 @@ export async function analyticsSuite(worker: LocalWorker, runner: LoadRunner, ad
     `**${r.toFixed(2)}** (target ≤ ${TARGET_ANALYTICS_RATIO}: ${r <= TARGET_ANALYTICS_RATIO ? "met ✅" : "missed ❌"})`;
   progress(`regrade of the large quiz (${int(data.large.submissions)} submissions): dry run, then applied`);
   const regrades = await regradeThroughput(worker.url, headers, data.large.quizId);
-  const perRequest = (key: string, name: string) => {
+  const perRequest = (key: string, name: keyof Tally) => {
     const c = calls.get(key);
-    return c ? ((c.inRequest[name] ?? 0) / c.requests).toFixed(0) : "—";
+    return c ? (c.inRequest.own[name] / c.requests).toFixed(0) : "—";
   };
   const row = (label: string, n: number, runs: MeasuredRun[]) => {
     const s = summarize(runs);

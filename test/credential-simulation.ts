@@ -24,6 +24,8 @@ export interface CredentialTraffic {
   seconds: number;
   policy: RateLimitPolicy;
   usageFlushMs: number;
+  /** Only the rate limiter (the token endpoint's per-IP limit): no key lookup, no usage. */
+  limiterOnly?: boolean;
   /** Virtual start time, ms (default: 17 s into a window, so that runs cross window starts). */
   start?: number;
 }
@@ -45,15 +47,17 @@ export async function simulateCredential(traffic: CredentialTraffic): Promise<Tr
   const outcome: TrafficOutcome = { requests, admitted: 0, refused: 0, unknown: 0 };
   for (let i = 0; i < requests; i++) {
     await clock.advanceTo(start + (i * 1000) / traffic.rate);
-    const record = await lookupApiKey(traffic.kv, traffic.db, traffic.key, clock.later, () => {}, clock.now);
-    if (!record) {
-      outcome.unknown += 1;
-      continue;
+    if (!traffic.limiterOnly) {
+      const record = await lookupApiKey(traffic.kv, traffic.db, traffic.key, clock.later, () => {}, clock.now);
+      if (!record) {
+        outcome.unknown += 1;
+        continue;
+      }
     }
     const decision = await limiter.hit(traffic.keyId, traffic.policy, clock.later);
     if (decision.allowed) outcome.admitted += 1;
     else outcome.refused += 1;
-    usage.record(traffic.db, traffic.keyId, !decision.allowed, clock.later, traffic.usageFlushMs);
+    if (!traffic.limiterOnly) usage.record(traffic.db, traffic.keyId, !decision.allowed, clock.later, traffic.usageFlushMs);
   }
   // Whatever the last requests left for after their responses.
   await clock.advanceTo(start + traffic.seconds * 1000 + 60_000);

@@ -614,6 +614,8 @@ describe("DELETE /v1/quizzes/{id}/questions/{question_id}", () => {
       const all = await listAll(quizId);
       expect(all.map((q) => q.position)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(all.map((q) => q.prompt).sort()).toEqual(["Q0", "Q1", "Q3", "Q5", "Q6", "Q7"]);
+      // The count the quizzes row keeps (triggers on questions) is the questions there are.
+      expect((await call(`/v1/quizzes/${quizId}`)).json.questions).toBe(6);
     }
   });
 
@@ -623,6 +625,7 @@ describe("DELETE /v1/quizzes/{id}/questions/{question_id}", () => {
     const results = await Promise.all([1, 2].map(() => call(`/v1/quizzes/${quizId}/questions/${b.id}`, { method: "DELETE" })));
     expect(results.map((r) => r.status).sort()).toEqual([204, 404]);
     expect(await promptsInOrder(quizId)).toEqual(["A", "C"]);
+    expect((await call(`/v1/quizzes/${quizId}`)).json.questions).toBe(2);
   });
 
   it("a question of another quiz → 404, and it stays", async () => {

@@ -17,6 +17,11 @@ export const quizzes = sqliteTable("quizzes", {
   settings: text("settings", { mode: "json" }).$type<QuizSettings>().notNull(),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  /**
+   * How many questions the quiz has, kept by triggers on questions (migration 0006): a page of
+   * quizzes reads one row per quiz, not every question's index entry (D1 bills rows read).
+   */
+  questionCount: integer("question_count").notNull().default(0),
 });
 
 export const questions = sqliteTable(

@@ -269,7 +269,8 @@ export async function deleteQuestion(db: Database, quizId: string, questionId: s
       eventStatement(db, { type: "question.deleted", object: questionEventObject(read) }, "after-change"),
       prepared(db, touchQuiz(db, quizId, isoNow())),
     ]);
-    if (deleted?.meta.changes === 1) return;
+    // More than 1 where D1 counts the trigger's update of the quiz's question_count too.
+    if ((deleted?.meta.changes ?? 0) > 0) return;
   }
   throw concurrentUpdate("The quiz's questions");
 }

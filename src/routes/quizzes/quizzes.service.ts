@@ -16,9 +16,8 @@ import type { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
 type QuizRow = typeof quizzes.$inferSelect;
 
-// Written out in full: drizzle leaves columns unqualified inside sql``, and "id" would bind to questions.id.
-const questionCount = sql<number>`(SELECT count(*) FROM questions WHERE questions.quiz_id = quizzes.id)`.mapWith(Number);
-const withCount = { quiz: quizzes, questionCount };
+/** The quiz and its question count (the quizzes row keeps it: triggers on questions, migration 0006). */
+const withCount = (quiz: QuizRow) => ({ quiz, questionCount: quiz.questionCount });
 
 function serializeQuiz(row: QuizRow, questionTotal: number): Quiz {
   return {
@@ -36,18 +35,18 @@ const hasSubmissions = () => conflict("quiz_has_submissions", "The quiz has subm
 
 export async function listQuizzes(db: Database, after: string | undefined, limit: number) {
   const rows = await db
-    .select(withCount)
+    .select()
     .from(quizzes)
     .where(after === undefined ? undefined : gt(quizzes.id, after))
     .orderBy(asc(quizzes.id))
     .limit(limit + 1);
-  return rows.map((r) => serializeQuiz(r.quiz, r.questionCount));
+  return rows.map((r) => serializeQuiz(r, r.questionCount));
 }
 
 export async function getQuiz(db: Database, id: string) {
-  const [row] = await db.select(withCount).from(quizzes).where(eq(quizzes.id, id));
+  const [row] = await db.select().from(quizzes).where(eq(quizzes.id, id));
   if (!row) throw notFound("Quiz");
-  return serializeQuiz(row.quiz, row.questionCount);
+  return serializeQuiz(row, row.questionCount);
 }
 
 /**
@@ -63,6 +62,8 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
     settings: input.settings,
     createdAt: now,
     updatedAt: now,
+    // The triggers count the questions the batch inserts.
+    questionCount: 0,
   };
   const questionRows = (input.questions ?? []).map((q, i) => questionRow(quiz.id, q, i + 1, now));
   checkSettings(input.settings, poolSizes(questionRows));
@@ -94,17 +95,17 @@ function checkSettings(settings: QuizSettings, sizes: ReadonlyMap<string, number
 /** The quiz as read, with its question count and its questions' pools: a change is written only while all are unchanged. */
 async function readQuiz(db: Database, id: string) {
   const [rows, pools] = await db.batch([
-    db.select(withCount).from(quizzes).where(eq(quizzes.id, id)),
+    db.select().from(quizzes).where(eq(quizzes.id, id)),
     db.select({ pool: questions.pool }).from(questions).where(eq(questions.quizId, id)),
   ]);
   const row = rows[0];
   if (!row) throw notFound("Quiz");
-  return { ...row, poolSizes: poolSizes(pools) };
+  return { ...withCount(row), poolSizes: poolSizes(pools) };
 }
 
 /** Where the quiz is still as it was read: same updated_at (questions touch it) and question count. */
 const unchangedSince = (read: { quiz: QuizRow; questionCount: number }) =>
-  and(eq(quizzes.id, read.quiz.id), eq(quizzes.updatedAt, read.quiz.updatedAt), sql`${questionCount} = ${read.questionCount}`);
+  and(eq(quizzes.id, read.quiz.id), eq(quizzes.updatedAt, read.quiz.updatedAt), eq(quizzes.questionCount, read.questionCount));
 
 /**
  * Sets the fields sent, with a quiz.updated event naming the values they replaced. The quiz is
@@ -154,9 +155,9 @@ export async function deleteQuiz(db: Database, id: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const [taken, rows] = await db.batch([
       db.select({ taken: count() }).from(submissions).where(eq(submissions.quizId, id)),
-      db.select(withCount).from(quizzes).where(eq(quizzes.id, id)),
+      db.select().from(quizzes).where(eq(quizzes.id, id)),
     ]);
-    const read = rows[0];
+    const read = rows[0] && withCount(rows[0]);
     if (!read) throw notFound("Quiz");
     if ((taken[0]?.taken ?? 0) > 0) throw hasSubmissions();
     const [deleted] = await db.$client
