@@ -24,6 +24,7 @@ const DEFAULTS = {
     disableAfterSeconds: 259_200,
     urlPolicy: "public",
   },
+  usageFlushMs: 9000,
 };
 
 describe("config", () => {
