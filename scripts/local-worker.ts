@@ -49,6 +49,8 @@ export interface LocalWorkerOptions {
   extraWorkers?: ExtraWorker[];
   /** Drop what the worker writes to stdout (the app logs every request); stderr still shows. */
   quiet?: boolean;
+  /** Open workerd's V8 inspector (Chrome DevTools Protocol) on this port (0: a free one; see mf.getInspectorURL()). */
+  inspectorPort?: number;
 }
 
 export interface LocalWorker {
@@ -91,6 +93,7 @@ export async function startLocalWorker(options: LocalWorkerOptions = {}): Promis
     port: options.port ?? 0,
     d1Persist: join(persistRoot, "d1"),
     kvPersist: join(persistRoot, "kv"),
+    ...(options.inspectorPort === undefined ? {} : { inspectorPort: options.inspectorPort }),
     ...(options.quiet
       ? {
           handleRuntimeStdio(stdout: Readable, stderr: Readable) {
