@@ -33,6 +33,26 @@ describe("problem details (RFC 9457)", () => {
   });
 });
 
+describe("security headers", () => {
+  it("every answer carries the ones a JSON API needs, and none of the legacy browser headers", async () => {
+    for (const res of [await call("/v1/quizzes?limit=1"), await call("/v1/quizzes/quiz_missing"), await call("/health")]) {
+      expect(res.headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+      for (const legacy of [
+        "x-xss-protection",
+        "x-download-options",
+        "x-dns-prefetch-control",
+        "x-permitted-cross-domain-policies",
+        "origin-agent-cluster",
+      ])
+        expect(res.headers.has(legacy), legacy).toBe(false);
+    }
+  });
+});
+
 describe("X-Request-Id", () => {
   it("is generated when absent", async () => {
     const a = await call("/health");
