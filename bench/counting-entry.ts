@@ -13,8 +13,8 @@
 //   (api_key_usage). The credential's part depends on its request rate, not on the endpoint:
 //   POST /__bench/credential plays it on a virtual clock (test/credential-simulation.ts).
 // - rowsRead / rowsWritten: what D1 reports (meta.rows_read, meta.rows_written) for every
-//   statement, read from the binding's answers (its fetcher is wrapped: raw() and first() drop
-//   meta, the answers hold it).
+//   statement (rowNoting of test/binding-counter.ts: raw() and first() drop meta, the binding's
+//   answers hold it).
 //
 // The wrapped env is made once and kept, as the real env is (workerd passes the same env object
 // to every request of an isolate), so that isolate caches keyed by binding behave as in production.
@@ -24,7 +24,7 @@ import { newApiKey } from "../src/auth/api-keys";
 import { apiKeys } from "../src/db/auth-schema";
 import type { Database } from "../src/env";
 import { config } from "../src/lib/config";
-import { type CountedCall, type CountingEnv, countingEnv } from "../test/binding-counter";
+import { type CountedCall, type CountingEnv, countingEnv, rowNoting } from "../test/binding-counter";
 import { simulateCredential } from "../test/credential-simulation";
 
 /** One part's tally: round trips and calls from the counting env's log, rows and messages here. */
@@ -61,41 +61,6 @@ const partOfCall = (call: CountedCall): "own" | "credential" =>
 const prepared = new Map<string, number>();
 /** Rows per part, from D1's answers; queue messages (own work only). */
 const rows = { own: zero(), credential: zero() };
-
-type Statement = { sql?: string };
-type Answer = { meta?: { rows_read?: number; rows_written?: number } };
-
-/** A copy of a D1 binding (or session) object whose fetcher notes the rows of every answer. */
-function rowNoting<T extends object>(binding: T): T {
-  const clone = <O extends object>(o: O): O => Object.create(Object.getPrototypeOf(o), Object.getOwnPropertyDescriptors(o));
-  const copy = clone(binding) as T & { fetcher?: Fetcher; alwaysPrimarySession?: { fetcher?: Fetcher } };
-  const real = copy.fetcher;
-  if (!real) throw new Error("the D1 binding has no fetcher: rows cannot be read from its answers");
-  const fetcher = {
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const response = await real.fetch(input, init);
-      try {
-        const sent = JSON.parse(String(init?.body ?? "null")) as Statement | Statement[];
-        const statements = Array.isArray(sent) ? sent : [sent];
-        const answers = (await response.clone().json()) as Answer[] | Answer;
-        (Array.isArray(answers) ? answers : [answers]).forEach((answer, i) => {
-          const part = isCredentialSql(statements[i]?.sql ?? "") ? rows.credential : rows.own;
-          part.rowsRead += answer.meta?.rows_read ?? 0;
-          part.rowsWritten += answer.meta?.rows_written ?? 0;
-        });
-      } catch {
-        // Not a query answer (or not JSON): nothing to note.
-      }
-      return response;
-    },
-  } as Fetcher;
-  copy.fetcher = fetcher;
-  if (copy.alwaysPrimarySession) {
-    copy.alwaysPrimarySession = clone(copy.alwaysPrimarySession);
-    copy.alwaysPrimarySession.fetcher = fetcher;
-  }
-  return copy;
-}
 
 /** Records the SQL of each statement prepared (sessions included). */
 function preparing(db: D1Database): D1Database {
@@ -143,7 +108,13 @@ function countingFor(env: Env): CountingEnv {
       from: env,
       env: countingEnv({
         ...env,
-        DB: preparing(rowNoting(env.DB)),
+        DB: preparing(
+          rowNoting(env.DB, (sql, read, written) => {
+            const part = isCredentialSql(sql) ? rows.credential : rows.own;
+            part.rowsRead += read;
+            part.rowsWritten += written;
+          }),
+        ),
         EVENTS_QUEUE: counting(env.EVENTS_QUEUE),
         JOBS_QUEUE: counting(env.JOBS_QUEUE),
       }),

@@ -52,6 +52,8 @@ export interface CountingEnv {
   env: Env;
   /** Live counters; copy them (`{ ...counts }`) to keep a value. */
   counts: BindingCounts;
+  /** The rows D1 reported read and written (`meta` of every statement, `raw()` and `first()` included). */
+  rows: { read: number; written: number };
   /** Every counted call since the last reset, in order. */
   log: CountedCall[];
   /** Sets every counter back to 0 and empties the log. */
@@ -146,18 +148,66 @@ function countingKv(kv: KVNamespace, tally: Tally): KVNamespace {
   });
 }
 
-/** Wraps `env.DB` and `env.KV` so that their calls are counted; every other binding is the same. */
+type SentStatement = { sql?: string };
+type Answer = { meta?: { rows_read?: number; rows_written?: number } };
+
+/**
+ * A copy of a D1 binding whose answers are read for the rows D1 reports: `onAnswer` gets each
+ * statement's SQL and its `meta.rows_read` and `meta.rows_written`, for every way of running it
+ * (`raw()` and `first()` drop meta; the binding's answers hold it). The binding sends statements
+ * through its `fetcher` (workerd's D1 API, sessions included): the copy's fetcher is wrapped.
+ */
+export function rowNoting(
+  binding: D1Database,
+  onAnswer: (sql: string, rowsRead: number, rowsWritten: number) => void,
+): D1Database {
+  const clone = <O extends object>(o: O): O => Object.create(Object.getPrototypeOf(o), Object.getOwnPropertyDescriptors(o));
+  const copy = clone(binding) as D1Database & { fetcher?: Fetcher; alwaysPrimarySession?: { fetcher?: Fetcher } };
+  const real = copy.fetcher;
+  if (!real) throw new Error("the D1 binding has no fetcher: its rows cannot be read from its answers");
+  const fetcher = {
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await real.fetch(input, init);
+      try {
+        const sent = JSON.parse(String(init?.body ?? "null")) as SentStatement | SentStatement[];
+        const statements = Array.isArray(sent) ? sent : [sent];
+        const answers = (await response.clone().json()) as Answer[] | Answer;
+        (Array.isArray(answers) ? answers : [answers]).forEach((answer, i) =>
+          onAnswer(statements[i]?.sql ?? "", answer.meta?.rows_read ?? 0, answer.meta?.rows_written ?? 0),
+        );
+      } catch {
+        // Not a query's answer (or not JSON): nothing to note.
+      }
+      return response;
+    },
+  } as Fetcher;
+  copy.fetcher = fetcher;
+  if (copy.alwaysPrimarySession) {
+    copy.alwaysPrimarySession = clone(copy.alwaysPrimarySession);
+    copy.alwaysPrimarySession.fetcher = fetcher;
+  }
+  return copy;
+}
+
+/** Wraps `env.DB` and `env.KV` so that their calls (and D1's rows) are counted; every other binding is the same. */
 export function countingEnv(env: Env): CountingEnv {
   const tally: Tally = { counts: zero(), log: [] };
-  const wrapped: Env = { ...env, DB: countingD1(env.DB, tally), KV: countingKv(env.KV, tally) };
+  const rows = { read: 0, written: 0 };
+  const db = rowNoting(env.DB, (_sql, read, written) => {
+    rows.read += read;
+    rows.written += written;
+  });
+  const wrapped: Env = { ...env, DB: countingD1(db, tally), KV: countingKv(env.KV, tally) };
   return {
     env: wrapped,
     counts: tally.counts,
+    rows,
     get log() {
       return tally.log;
     },
     reset: () => {
       Object.assign(tally.counts, zero());
+      Object.assign(rows, { read: 0, written: 0 });
       tally.log = [];
     },
   };
