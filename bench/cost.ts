@@ -4,7 +4,8 @@
 // flushes) played at 1 and 1 000 requests a second on a virtual clock with the deployed settings.
 import { config } from "../src/lib/config";
 import type { CredentialRun } from "./measure";
-import { type CallCounts, type Tally, table } from "./report";
+import { type CallCounts, table } from "./report";
+import { emptyTally, type Tally } from "./tally";
 
 /**
  * Workers Paid list prices, US$ per million units, beyond the plan's included amounts (the $5 a
@@ -106,7 +107,7 @@ export function costSection(
     COST_RATES.map((rate) => {
       const run = runs[kind][rate];
       const per = credentialPerRequest(run);
-      const priced = price(0, zeroTally, per);
+      const priced = price(0, emptyTally(), per);
       return [
         kind === "api_key" ? "an API key (every /v1 endpoint above)" : "a client IP at /oauth/token",
         `${rate.toLocaleString("en-US")} req/s`,
@@ -170,14 +171,3 @@ export function costSection(
   ].join("\n");
   return { markdown, listCosts };
 }
-
-const zeroTally: Tally = {
-  d1: 0,
-  rowsRead: 0,
-  rowsWritten: 0,
-  kvReads: 0,
-  kvWrites: 0,
-  kvDeletes: 0,
-  kvLists: 0,
-  queueMessages: 0,
-};

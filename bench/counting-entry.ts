@@ -26,28 +26,7 @@ import type { Database } from "../src/env";
 import { config } from "../src/lib/config";
 import { type CountedCall, type CountingEnv, countingEnv, rowNoting } from "../test/binding-counter";
 import { simulateCredential } from "../test/credential-simulation";
-
-/** One part's tally: round trips and calls from the counting env's log, rows and messages here. */
-interface Tally {
-  d1: number;
-  rowsRead: number;
-  rowsWritten: number;
-  kvReads: number;
-  kvWrites: number;
-  kvDeletes: number;
-  kvLists: number;
-  queueMessages: number;
-}
-const zero = (): Tally => ({
-  d1: 0,
-  rowsRead: 0,
-  rowsWritten: 0,
-  kvReads: 0,
-  kvWrites: 0,
-  kvDeletes: 0,
-  kvLists: 0,
-  queueMessages: 0,
-});
+import { emptyTally, type Tally } from "./tally";
 
 const CREDENTIAL_KV = ["v1:apikey:", "v1:rl:"];
 /** The key lookup, the usage flush's counts and its re-read of the keys it counted. */
@@ -60,7 +39,7 @@ const partOfCall = (call: CountedCall): "own" | "credential" =>
 
 const prepared = new Map<string, number>();
 /** Rows per part, from D1's answers; queue messages (own work only). */
-const rows = { own: zero(), credential: zero() };
+const rows = { own: emptyTally(), credential: emptyTally() };
 
 /** Records the SQL of each statement prepared (sessions included). */
 function preparing(db: D1Database): D1Database {
@@ -124,7 +103,7 @@ function countingFor(env: Env): CountingEnv {
 
 /** The calls logged from `from` on, split into the two parts, with the rows and messages noted. */
 function tallies(log: readonly CountedCall[], from = 0) {
-  const parts = { own: zero(), credential: zero() };
+  const parts = { own: emptyTally(), credential: emptyTally() };
   for (const call of log.slice(from)) parts[partOfCall(call)][call.kind] += 1;
   return parts;
 }
@@ -184,8 +163,8 @@ export default {
       return Response.json({ ...snapshot(counting), prepared: Object.fromEntries(prepared) });
     if (url.pathname === "/__bench/reset") {
       counting.reset();
-      rows.own = zero();
-      rows.credential = zero();
+      rows.own = emptyTally();
+      rows.credential = emptyTally();
       prepared.clear();
       return new Response(null, { status: 204 });
     }

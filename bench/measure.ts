@@ -15,7 +15,37 @@ import { COUNTING_HOST, type Endpoint } from "./endpoints";
 import { request } from "./http";
 import type { LoadRunner } from "./load";
 import { itemAt, type LoadSpec } from "./load-spec";
-import { type CallCounts, int, type MeasuredRun, ms, type Tally } from "./report";
+import { type CallCounts, int, type MeasuredRun, ms } from "./report";
+import { emptyTally, type Tally } from "./tally";
+
+/**
+ * One load run of an endpoint with the bench's connections, from where its items were left off
+ * (`starts`, moved on by what the run used), and the workerd CPU it took, in ms.
+ */
+export async function loadOnce(
+  runner: LoadRunner,
+  origin: string,
+  e: Pick<Endpoint, "key" | "method" | "headers" | "items">,
+  starts: Map<string, number>,
+  seconds: number,
+  pids: number[],
+  connections = CONNECTIONS,
+) {
+  const spec: LoadSpec = {
+    origin,
+    method: e.method,
+    headers: e.headers,
+    items: e.items,
+    start: starts.get(e.key) ?? 0,
+    connections,
+    durationSeconds: seconds,
+  };
+  const cpuBefore = cpuSeconds(pids);
+  const result = await runner.run(spec);
+  const cpuMs = (cpuSeconds(pids) - cpuBefore) * 1000;
+  starts.set(e.key, spec.start + result.itemsUsed);
+  return { ...result, cpuMs };
+}
 
 /**
  * Load runs: a warm-up each, then rounds in which every endpoint runs once, so that drift (and
@@ -32,20 +62,8 @@ export async function measure(
   const results = new Map<string, MeasuredRun[]>(list.map((e) => [e.key, []]));
   const pids = workerdPids();
   const once = async (e: (typeof list)[number], seconds: number) => {
-    const spec: LoadSpec = {
-      origin,
-      method: e.method,
-      headers: e.headers,
-      items: e.items,
-      start: starts.get(e.key) ?? 0,
-      connections: CONNECTIONS,
-      durationSeconds: seconds,
-    };
-    const cpuBefore = cpuSeconds(pids);
-    const result = await runner.run(spec);
-    const cpuMsPerRequest =
-      pids.length > 0 && result.total > 0 ? ((cpuSeconds(pids) - cpuBefore) * 1000) / result.total : Number.NaN;
-    starts.set(e.key, spec.start + result.itemsUsed);
+    const result = await loadOnce(runner, origin, e, starts, seconds, pids);
+    const cpuMsPerRequest = pids.length > 0 && result.total > 0 ? result.cpuMs / result.total : Number.NaN;
     return { ...result, cpuMsPerRequest };
   };
   for (const e of list) await once(e, WARMUP_SECONDS);
@@ -67,16 +85,6 @@ type Parts = { own: Tally; credential: Tally };
 const add = (into: Tally, from: Tally) => {
   for (const [name, n] of Object.entries(from)) into[name as keyof Tally] = (into[name as keyof Tally] ?? 0) + n;
 };
-const blank = (): Tally => ({
-  d1: 0,
-  rowsRead: 0,
-  rowsWritten: 0,
-  kvReads: 0,
-  kvWrites: 0,
-  kvDeletes: 0,
-  kvLists: 0,
-  queueMessages: 0,
-});
 
 /** Binding calls per request: COUNTED_REQUESTS one at a time through the counting worker. */
 export async function countCalls(
@@ -86,7 +94,7 @@ export async function countCalls(
 ): Promise<CallCounts> {
   const admin = { host: COUNTING_HOST };
   await request(origin, { method: "POST", path: "/__bench/reset", headers: admin });
-  const inRequest: Parts = { own: blank(), credential: blank() };
+  const inRequest: Parts = { own: emptyTally(), credential: emptyTally() };
   const start = starts.get(e.key) ?? 0;
   const t0 = performance.now();
   for (let k = 0; k < COUNTED_REQUESTS; k++) {
@@ -109,7 +117,7 @@ export async function countCalls(
     prepared: Record<string, number>;
   };
   const after = (part: keyof Parts) => {
-    const t = blank();
+    const t = emptyTally();
     add(t, totals[part]);
     for (const [name, n] of Object.entries(inRequest[part])) t[name as keyof Tally] -= n;
     return t;

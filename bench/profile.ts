@@ -34,11 +34,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type LocalWorker, startLocalWorker } from "../scripts/local-worker";
 import { bundleBenchWorker, projectBuild } from "./bundle";
-import { cpuSeconds, workerdPids } from "./cpu";
+import { workerdPids } from "./cpu";
 import { BASELINE_HOST, type Endpoint, endpoints } from "./endpoints";
 import { closeAgent, request } from "./http";
 import { LoadRunner } from "./load";
-import { itemAt, type LoadResult, type LoadSpec } from "./load-spec";
+import { itemAt, type LoadResult } from "./load-spec";
 import { analyse, BundleSources, type CpuProfile, calleeTree, FrameResolver, report } from "./profile-analysis";
 import { analyseNative, type NativeAnalysis, nativeReport, perfAvailable, readPerf, startPerf } from "./profile-native";
 import { int, ms, table } from "./report";
@@ -82,6 +82,7 @@ const wanted =
 const argv = process.argv;
 process.argv = argv.slice(0, 2);
 const { BENCH_VARS } = await import("./config");
+const { loadOnce } = await import("./measure");
 process.argv = argv;
 /** --var NAME=VALUE: vars over the bench's (e.g. LOG_LEVEL=warn, to see what the request log costs). */
 const VARS: Record<string, string> = { ...BENCH_VARS };
@@ -259,22 +260,7 @@ async function main() {
     if (pids.length === 0) progress("warning: no workerd child process found; CPU per request from /proc unavailable");
     if (opts.native && !perfAvailable()) throw new Error("--native needs Linux perf (perf record / perf script) on the PATH");
     const starts = new Map<string, number>();
-    const load = async (e: Endpoint, seconds: number) => {
-      const spec: LoadSpec = {
-        origin: worker?.url as string,
-        method: e.method,
-        headers: e.headers,
-        items: e.items,
-        start: starts.get(e.key) ?? 0,
-        connections: CONNECTIONS,
-        durationSeconds: seconds,
-      };
-      const cpuBefore = cpuSeconds(pids);
-      const result = await runner.run(spec);
-      const cpuMs = (cpuSeconds(pids) - cpuBefore) * 1000;
-      starts.set(e.key, spec.start + result.itemsUsed);
-      return { ...result, cpuMs };
-    };
+    const load = (e: Endpoint, seconds: number) => loadOnce(runner, worker?.url as string, e, starts, seconds, pids, CONNECTIONS);
 
     const runs: Run[] = [];
     for (const e of selected) {

@@ -1,6 +1,7 @@
 // Markdown for the bench's results: tables, and the small statistics behind them.
 import type { BundleSize } from "./bundle";
 import type { LoadResult } from "./load-spec";
+import type { Tally } from "./tally";
 
 export const median = (values: number[]): number => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
@@ -83,18 +84,6 @@ export function throughputTable(
     ],
     rows,
   );
-}
-
-/** Calls of one kind of work (counted by bench/counting-entry.ts). */
-export interface Tally {
-  d1: number;
-  rowsRead: number;
-  rowsWritten: number;
-  kvReads: number;
-  kvWrites: number;
-  kvDeletes: number;
-  kvLists: number;
-  queueMessages: number;
 }
 
 export interface CallCounts {

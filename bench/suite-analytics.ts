@@ -15,8 +15,9 @@ import {
 import { ok } from "./http";
 import type { LoadRunner } from "./load";
 import { countCalls, measure } from "./measure";
-import { type CallCounts, int, type MeasuredRun, median, ms, summarize, type Tally, table } from "./report";
+import { type CallCounts, int, type MeasuredRun, median, ms, summarize, table } from "./report";
 import { seedAnalytics } from "./seed-analytics";
+import type { Tally } from "./tally";
 
 interface RegradeRun {
   label: string;

@@ -60,20 +60,27 @@ describe("usage is written behind, within 10 s", () => {
   });
 });
 
+/** A fresh key's traffic at `rate` requests a second, counted: the deployed usage delay. */
+async function play(rate: number, seconds: number, limit: number, start?: number) {
+  const { key, id } = await seedApiKey(["quizzes:read"]);
+  const counted = countingEnv(env);
+  const outcome = await simulateCredential({
+    kv: counted.env.KV,
+    db: dbOf(counted),
+    key,
+    keyId: id,
+    rate,
+    seconds,
+    policy: { ...DEFAULT_POLICY, limit },
+    usageFlushMs: FLUSH_MS,
+    start,
+  });
+  return { id, counted, outcome };
+}
+
 describe("one credential's background cost (the deployed settings, a virtual clock)", () => {
   it("1 request/s for 2 minutes: one usage batch per 9 s, one counter read per window, no KV write but the key's cache fill", async () => {
-    const { key, id } = await seedApiKey(["quizzes:read"]);
-    const counted = countingEnv(env);
-    const outcome = await simulateCredential({
-      kv: counted.env.KV,
-      db: dbOf(counted),
-      key,
-      keyId: id,
-      rate: 1,
-      seconds: 120,
-      policy: DEFAULT_POLICY,
-      usageFlushMs: FLUSH_MS,
-    });
+    const { id, counted, outcome } = await play(1, 120, DEFAULT_POLICY.limit);
     expect(outcome).toEqual({ requests: 120, admitted: 120, refused: 0, unknown: 0 });
     const keyReads = counted.log.filter((c) => c.kind === "kvReads" && c.detail.startsWith("v1:apikey:"));
     const counterReads = counted.log.filter((c) => c.kind === "kvReads" && c.detail.startsWith("v1:rl:"));
@@ -90,19 +97,7 @@ describe("one credential's background cost (the deployed settings, a virtual clo
   });
 
   it("1 000 requests/s for a minute, limit 60 000 a minute: every request counted, a few dozen KV writes", async () => {
-    const { key, id } = await seedApiKey(["quizzes:read"]);
-    const counted = countingEnv(env);
-    const outcome = await simulateCredential({
-      kv: counted.env.KV,
-      db: dbOf(counted),
-      key,
-      keyId: id,
-      rate: 1000,
-      seconds: 60,
-      policy: { ...DEFAULT_POLICY, limit: 60_000 },
-      usageFlushMs: FLUSH_MS,
-      start: 1_800_000_000_000, // one whole window
-    });
+    const { id, counted, outcome } = await play(1000, 60, 60_000, 1_800_000_000_000); // one whole window
     expect(outcome).toEqual({ requests: 60_000, admitted: 60_000, refused: 0, unknown: 0 });
     const counterWrites = counted.log.filter((c) => c.kind === "kvWrites" && c.detail.startsWith("v1:rl:"));
     // Quiet below 30 000 (a write per 7 500), then busy: a write a second for the second half.
