@@ -190,7 +190,7 @@ const ROUTES: Record<string, RouteCase> = {
     build: async () => ({ path: `/v1/submissions/${f.graded}/results` }),
   },
   "PUT /v1/submissions/:id/reviews/:question_id": {
-    scope: "submissions:write",
+    scope: "reviews:write",
     build: async () => {
       const essay = await ok("/v1/quizzes", { title: unique("Essay"), questions: [{ type: "essay", prompt: "Why?" }] });
       const sub = await ok(`/v1/quizzes/${essay.id}/submissions`, {

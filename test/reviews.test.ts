@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem } from "./helpers";
+import { call, expectProblem, seedApiKey } from "./helpers";
 import { expectItemAnalysisMatch, referenceItemAnalysis } from "./item-analysis-reference";
 import { expectQuizAnalyticsMatch, expectUserAnalyticsMatch, recomputeQuizAnalytics, recomputeUserAnalytics } from "./recompute";
 
@@ -144,6 +144,27 @@ describe("essays and reviews", () => {
     const graded = await call(`/v1/submissions/${submissionId}/grade`, { method: "POST" });
     expect(graded.json).toMatchObject({ status: "graded", points_earned: 1 });
     expectProblem(await review(submissionId, ids[1]!, { points: 1 }), 409, "nothing_to_review");
+  });
+
+  it("marking needs reviews:write: a submissions:write key (a learner-facing backend) cannot mark its own essays or re-mark", async () => {
+    const { quizId, ids } = await essayQuiz();
+    const { submissionId } = await submitted(quizId, ids);
+    const learnerBackend = (await seedApiKey(["submissions:write", "submissions:read"])).key;
+    const marker = (await seedApiKey(["reviews:write"])).key;
+    expect((await call(`/v1/submissions/${submissionId}/grade`, { method: "POST", auth: learnerBackend })).status).toBe(200);
+    const mark = (auth: string, points: number) =>
+      call(`/v1/submissions/${submissionId}/reviews/${ids[1]}`, { method: "PUT", body: { points }, auth });
+    const refused = await mark(learnerBackend, 10);
+    expectProblem(refused, 403, "insufficient_scope");
+    expect(refused.headers.get("www-authenticate")).toContain('scope="reviews:write"');
+    expect((await mark(marker, 4)).status).toBe(200);
+    expect(
+      (await call(`/v1/submissions/${submissionId}/reviews/${ids[2]}`, { method: "PUT", body: { points: 5 }, auth: marker }))
+        .json,
+    ).toMatchObject({ status: "graded", points_earned: 10 });
+    // Re-marking a graded submission is refused too, and changed nothing.
+    expectProblem(await mark(learnerBackend, 10), 403, "insufficient_scope");
+    expect((await call(`/v1/submissions/${submissionId}`)).json.points_earned).toBe(10);
   });
 
   it("refusals: an open submission 409, another type 400, too many points 400, an unpresented question 404, too many words 400", async () => {

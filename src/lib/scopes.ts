@@ -11,6 +11,7 @@ export const SCOPES = [
   "analytics:read",
   "events:read",
   "webhooks:write",
+  "reviews:write",
   "admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];

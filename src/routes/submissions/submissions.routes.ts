@@ -120,7 +120,7 @@ export const reviewAnswer = defineRoute({
   method: "put",
   path: "/{id}/reviews/{question_id}",
   tags,
-  ...scoped("submissions:write"),
+  ...scoped("reviews:write"),
   summary: "Review an essay: its points and feedback",
   description:
     "Scores an answered essay of a submission that was graded or needs review (0 to the question's points) and sets the feedback its results show. When the last essay is reviewed the submission becomes graded, counts in every aggregate once and emits submission.graded; reviewing again later moves the aggregates like a regrade (submission.regraded). An open submission → 409 not_graded; an unanswered essay → 409 nothing_to_review; another question type → 400; a question the submission does not present → 404.",
