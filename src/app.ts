@@ -100,13 +100,21 @@ app.use(async (c, next) => {
   try {
     await next();
   } finally {
-    // The latest of the session's, the replayed write's (a replay reads nothing) and the client's:
-    // bookmarks sort in the order of the writes they cover.
-    const bookmark = [session?.getBookmark(), c.res.headers.get(BOOKMARK_HEADER), incoming]
-      .filter((b): b is string => typeof b === "string" && b !== "")
-      .sort()
-      .at(-1);
-    if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
+    // Only a bookmark D1 returned, and only to a request its route authorized (nobody gets one
+    // back unauthenticated, and the client's own is never echoed): the later of the session's and,
+    // for an idempotent replay (which reads nothing), the replayed write's. Bookmarks sort in the
+    // order of the writes they cover.
+    if (v1) {
+      const replayed = c.res.headers.get(BOOKMARK_HEADER);
+      const bookmark = c.get("authorized")
+        ? [session?.getBookmark(), replayed]
+            .filter((b): b is string => typeof b === "string" && b !== "")
+            .sort()
+            .at(-1)
+        : undefined;
+      if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
+      else if (replayed !== null) c.res.headers.delete(BOOKMARK_HEADER);
+    }
   }
   // The outbox: events this request's batches recorded go to the delivery queue after the
   // response, so delivery never slows the request; only those an endpoint subscribes to

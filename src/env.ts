@@ -23,5 +23,7 @@ export interface AppEnv {
     credential?: Credential;
     /** Why a /v1 request has no credential, until requireCredential answers with it. */
     authFailure?: ApiError;
+    /** Set once the route's own authorization passed: only then does the answer carry a D1 bookmark. */
+    authorized?: true;
   };
 }

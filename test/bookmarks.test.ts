@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem } from "./helpers";
+import { call, expectProblem, seedApiKey } from "./helpers";
 
 /**
  * CONTRACT §11: every /v1 request runs in a D1 session; its answer carries the session's bookmark
@@ -42,10 +42,32 @@ describe("X-D1-Bookmark", () => {
     expect(replay.headers.get("x-d1-bookmark") ?? "").toMatch(BOOKMARK);
   });
 
-  it("a malformed bookmark → 400 invalid_bookmark, before any lookup", async () => {
+  it("comes only from D1 and only to an authorized request: a 401 or 403 carries none, even when the request sent one", async () => {
+    const written = (await call("/v1/quizzes", { body: { title: "Bookmarked" } })).headers.get("x-d1-bookmark")!;
+    expect(written).toMatch(BOOKMARK);
+    const headers = { "x-d1-bookmark": written };
+    const noKey = await call("/v1/quizzes", { auth: false, headers });
+    const badKey = await call("/v1/quizzes", { auth: "qz_at_not-a-token", headers });
+    const wrongScope = await call("/v1/users", { auth: (await seedApiKey(["quizzes:read"])).key, headers });
+    for (const [res, status] of [
+      [noKey, 401],
+      [badKey, 401],
+      [wrongScope, 403],
+    ] as const) {
+      expect(res.status, res.text).toBe(status);
+      expect(res.headers.get("x-d1-bookmark"), `${status}: ${res.text}`).toBeNull();
+    }
+    // A handler's 4xx carries the session's bookmark: D1 answered its lookup.
+    const missing = await call("/v1/quizzes/quiz_00000000000000000000000000", { headers });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-d1-bookmark") ?? "").toMatch(BOOKMARK);
+  });
+
+  it("a malformed bookmark → 400 invalid_bookmark, before any lookup, and none comes back", async () => {
     for (const bad of ["nope", "00000000-00000000-00000000", "0000000G-00000000-00000000-00000000000000000000000000000000"]) {
       const res = await call("/v1/quizzes", { headers: { "x-d1-bookmark": bad } });
       expectProblem(res, 400, "invalid_bookmark");
+      expect(res.headers.get("x-d1-bookmark")).toBeNull();
     }
   });
 });

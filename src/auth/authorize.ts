@@ -20,6 +20,7 @@ function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
         headers: { "WWW-Authenticate": `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
       });
     }
+    c.set("authorized", true);
     await next();
   };
 }
@@ -38,7 +39,15 @@ export function scoped(scope: Scope) {
 }
 
 /** Any valid credential, whatever its scopes. */
-export const authenticated = { security: securityFor([]) };
+export const authenticated = {
+  security: securityFor([]),
+  middleware: [
+    (async (c, next) => {
+      c.set("authorized", true);
+      await next();
+    }) satisfies MiddlewareHandler<AppEnv>,
+  ],
+};
 
 /** Whether the caller sees questions' answer keys: the credential read here, the rule in domain/reveal. */
 export function canSeeAnswerKeys(c: Context<AppEnv>): boolean {
