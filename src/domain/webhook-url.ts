@@ -10,15 +10,21 @@
  *
  * Under the "public" policy a target must:
  * - use https, and carry no user name, password or fragment, and be at most 2048 characters;
+ * - use port 443 or one from 1024 to 65535 (below 1024 are the well-known services: SMTP, SSH, …);
  * - not name localhost or a special-use name (`.localhost`, `.local`, `.internal`, `.home.arpa`,
- *   `.test`, `.invalid`, `.example`), case-insensitively and with a trailing dot tolerated;
- * - not be an IP literal in a non-public range: IPv4 "this network", private, shared (CGNAT),
- *   loopback, link-local, IETF, documentation, benchmarking, multicast and reserved ranges; IPv6
- *   unspecified, loopback, IPv4-compatible, unique-local, link-local, multicast and documentation
- *   ranges, and the IPv4 address embedded in IPv4-mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96)
- *   and 6to4 (2002::/16) addresses is judged as IPv4.
+ *   `.test`, `.invalid`, `.example`), case-insensitively and with a trailing dot tolerated, nor a
+ *   single-label name (`https://intranet/`, resolved against the network's own search domains);
+ * - not be an IP literal that is not globally reachable. IPv4: every range of IANA's IPv4
+ *   Special-Purpose Address Registry whose "Globally Reachable" is not True, plus multicast and
+ *   the reserved 240/4. IPv6: only global unicast (2000::/3) is accepted, less the registry's
+ *   ranges that are not globally reachable in it (2001::/23 with Teredo 2001::/32, 2001:db8::/32,
+ *   6to4 2002::/16, 3fff::/20); outside 2000::/3 only the NAT64 well-known prefix 64:ff9b::/96,
+ *   judged by the IPv4 address it embeds. So IPv4-mapped (::ffff:0:0/96), IPv4-compatible,
+ *   64:ff9b:1::/48, 100::/64, 5f00::/16, unique-local, site-local (fec0::/10), link-local,
+ *   multicast and unassigned addresses are all refused. "Not True" counts N/A (6to4, Teredo) as
+ *   not reachable, and the few globally reachable anycast addresses inside 192.0.0.0/24 and
+ *   2001::/23 (PCP, TURN, AMT, AS112) are refused with their ranges: no webhook lives there.
  * Any other host name is accepted: the worker cannot resolve DNS, so a name is judged as a name.
- * Any port is accepted.
  *
  * The "allow-loopback" policy (local development and tests) accepts all of that, plus http or
  * https to exactly `127.0.0.1`, `[::1]` or `localhost`, and nothing else on loopback.
@@ -36,9 +42,14 @@ const REASONS = {
   https: "Webhook URLs must use https.",
   credentials: "Webhook URLs must not contain a user name or password.",
   fragment: "Webhook URLs must not contain a fragment.",
-  address: "Webhook URLs must not point to a private, loopback or link-local address.",
+  address: "Webhook URLs must not point to a private, loopback, link-local or other non-public address.",
   name: "Webhook URLs must not name localhost or an internal host.",
+  singleLabel: "Webhook URLs must name a host by its full domain name, not a single label.",
+  port: "Webhook URLs must use port 443 or a port from 1024 to 65535.",
 } as const;
+
+/** Ports below this are well-known services (SMTP, SSH, …), refused but for https's own 443. */
+const FIRST_UNPRIVILEGED_PORT = 1024;
 
 /** The hosts (as `URL.hostname` gives them) that "allow-loopback" accepts over http or https. */
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "[::1]", "localhost"]);
@@ -46,7 +57,11 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "[::1]", "loca
 /** Special-use names (RFC 6761, 6762, 8375, and `.internal`): each, and every name under it, is refused. */
 const SPECIAL_NAMES = ["localhost", "local", "internal", "home.arpa", "test", "invalid", "example"] as const;
 
-/** IPv4 ranges that are not public, as [first address as a dotted quad, prefix length]. */
+/**
+ * IPv4 ranges that are not globally reachable, as [first address as a dotted quad, prefix length]:
+ * IANA's IPv4 Special-Purpose Address Registry (entries whose "Globally Reachable" is not True),
+ * multicast and the reserved block.
+ */
 const NON_PUBLIC_IPV4: readonly (readonly [string, number])[] = [
   ["0.0.0.0", 8], // "this network"
   ["10.0.0.0", 8], // private
@@ -54,15 +69,15 @@ const NON_PUBLIC_IPV4: readonly (readonly [string, number])[] = [
   ["127.0.0.0", 8], // loopback
   ["169.254.0.0", 16], // link-local, including cloud metadata services
   ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.0.0", 24], // IETF protocol assignments (DS-Lite, NAT64 discovery, …)
   ["192.0.2.0", 24], // documentation (TEST-NET-1)
+  ["192.88.99.0", 24], // 6to4 relay anycast (deprecated; N/A)
   ["192.168.0.0", 16], // private
   ["198.18.0.0", 15], // benchmarking
   ["198.51.100.0", 24], // documentation (TEST-NET-2)
   ["203.0.113.0", 24], // documentation (TEST-NET-3)
   ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved
-  ["255.255.255.255", 32], // limited broadcast
+  ["240.0.0.0", 4], // reserved, and the limited broadcast 255.255.255.255
 ];
 
 /** Judges a webhook target URL: `{ ok: true, url }` (store `url.href`) or `{ ok: false, reason }`. */
@@ -79,6 +94,8 @@ export function judgeWebhookUrl(input: string, policy: WebhookUrlPolicy): UrlVer
   const hostProblem = publicHostProblem(url.hostname);
   if (hostProblem !== undefined) return refuse(hostProblem);
   if (url.protocol !== "https:") return refuse(REASONS.https);
+  // The parser leaves the port empty when it is the scheme's default (443).
+  if (url.port !== "" && Number(url.port) < FIRST_UNPRIVILEGED_PORT) return refuse(REASONS.port);
   return { ok: true, url };
 }
 
@@ -104,7 +121,8 @@ function publicHostProblem(hostname: string): string | undefined {
   }
   const ipv4 = parseIpv4(hostname);
   if (ipv4 !== undefined) return isPublicIpv4(ipv4) ? undefined : REASONS.address;
-  return isSpecialName(hostname) ? REASONS.name : undefined;
+  if (isSpecialName(hostname)) return REASONS.name;
+  return hostname.replace(/\.+$/, "").includes(".") ? undefined : REASONS.singleLabel;
 }
 
 /** Whether a host name is, or is under, a special-use name; case-insensitive, trailing dots ignored. */
@@ -174,23 +192,19 @@ function parseIpv6Groups(text: string): number[] | undefined {
   return groups;
 }
 
-/** Whether an IPv6 address (8 groups) is public; addresses that embed IPv4 are judged by it. */
+/**
+ * Whether an IPv6 address (8 groups) is globally reachable: global unicast less the special-purpose
+ * ranges inside it, or a NAT64 address of a public IPv4 address. Everything else is refused.
+ */
 function isPublicIpv6(groups: readonly number[]): boolean {
   const g = (index: number) => groups[index] ?? 0;
-  const ipv4At = (index: number) => g(index) * 0x10000 + g(index + 1);
-  const zeroUpTo = (end: number) => groups.slice(0, end).every((group) => group === 0);
-
-  // ::/96: unspecified (::), loopback (::1) and the deprecated IPv4-compatible addresses.
-  if (zeroUpTo(6)) return false;
-  // ::ffff:0:0/96, IPv4-mapped.
-  if (zeroUpTo(5) && g(5) === 0xffff) return isPublicIpv4(ipv4At(6));
-  // 64:ff9b::/96, NAT64 well-known prefix.
-  if (g(0) === 0x64 && g(1) === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) return isPublicIpv4(ipv4At(6));
-  // 2002::/16, 6to4: the IPv4 address is the next 32 bits.
-  if (g(0) === 0x2002) return isPublicIpv4(ipv4At(1));
-  if ((g(0) & 0xfe00) === 0xfc00) return false; // fc00::/7, unique local
-  if ((g(0) & 0xffc0) === 0xfe80) return false; // fe80::/10, link-local
-  if ((g(0) & 0xff00) === 0xff00) return false; // ff00::/8, multicast
+  // 64:ff9b::/96, the NAT64 well-known prefix (globally reachable): judged by the IPv4 address it embeds.
+  if (g(0) === 0x64 && g(1) === 0xff9b && groups.slice(2, 6).every((group) => group === 0))
+    return isPublicIpv4(g(6) * 0x10000 + g(7));
+  if ((g(0) & 0xe000) !== 0x2000) return false; // outside 2000::/3, global unicast
+  if (g(0) === 0x2001 && g(1) < 0x0200) return false; // 2001::/23, IETF protocol assignments (Teredo 2001::/32 in it)
   if (g(0) === 0x2001 && g(1) === 0x0db8) return false; // 2001:db8::/32, documentation
+  if (g(0) === 0x2002) return false; // 2002::/16, 6to4 (N/A)
+  if (g(0) === 0x3fff && g(1) < 0x1000) return false; // 3fff::/20, documentation
   return true;
 }
