@@ -138,6 +138,36 @@ describe("essays and reviews", () => {
     await expectExact(quizId, [userId]);
   });
 
+  it("an essay turned into a keyed question and regraded: the submission no longer waits for review, graded and counted once", async () => {
+    const { quizId, ids } = await essayQuiz();
+    const { userId, submissionId } = await submitted(quizId, ids, ["Paris", null]);
+    expect((await call(`/v1/submissions/${submissionId}/grade`, { method: "POST" })).json.status).toBe("needs_review");
+    const changed = await call(`/v1/quizzes/${quizId}/questions/${ids[1]}`, {
+      method: "PATCH",
+      body: { type: "short_text", accepted_answers: ["Paris"] },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    const job = await call(`/v1/quizzes/${quizId}/regrade`, { body: { dry_run: false } });
+    for (let i = 0; (await call(`/v1/jobs/${job.json.id}`)).json.status !== "succeeded"; i++) {
+      if (i > 600) throw new Error("the regrade did not finish");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const sub = (await call(`/v1/submissions/${submissionId}`)).json;
+    expect(sub).toMatchObject({ status: "graded", points_earned: 11 });
+    expect(sub.graded_at).not.toBeNull();
+    expect((await call(`/v1/quizzes/${quizId}/submissions?status=needs_review`)).json.submissions).toEqual([]);
+    expect(await eventsOf("submission.graded", submissionId)).toBe(1);
+    await expectExact(quizId, [userId]);
+    // A second identical regrade changes nothing and counts it no second time.
+    const again = await call(`/v1/quizzes/${quizId}/regrade`, { body: { dry_run: false } });
+    for (let i = 0; (await call(`/v1/jobs/${again.json.id}`)).json.status !== "succeeded"; i++) {
+      if (i > 600) throw new Error("the regrade did not finish");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await eventsOf("submission.graded", submissionId)).toBe(1);
+    await expectExact(quizId, [userId]);
+  });
+
   it("an unanswered essay needs no review: the submission is graded at once", async () => {
     const { quizId, ids } = await essayQuiz();
     const { submissionId } = await submitted(quizId, ids, [null, "   "]);

@@ -61,10 +61,12 @@ export async function itemAnalysis(db: Database, quizId: string, attempts: ItemA
     reliability: reliability(totals, sums),
     items: tuples.map((tuple, i) => {
       const options = parsed<{ id: string }[]>(tuple[8]);
-      const counts = parsed<Record<string, number>>(tuple[9]) ?? {};
+      // A Map, not an object: an option id is data, and "constructor" or "__proto__" must not
+      // find Object.prototype's members.
+      const counts = new Map(Object.entries(parsed<Record<string, number>>(tuple[9]) ?? {}));
       return {
         ...itemFigures(tuple[0], sums[i] as ItemSums),
-        ...(options === null ? {} : { options: options.map((o) => ({ option_id: o.id, count: counts[o.id] ?? 0 })) }),
+        ...(options === null ? {} : { options: options.map((o) => ({ option_id: o.id, count: counts.get(o.id) ?? 0 })) }),
       };
     }),
   };

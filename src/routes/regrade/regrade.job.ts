@@ -11,7 +11,7 @@ import type { Database } from "../../env";
 import { logger } from "../../lib/log";
 import { isoNow } from "../../lib/time";
 import { enqueueJob, type JobRow } from "../jobs";
-import { movedStatements, quizScoreRange, type SubmissionRow, serializeSubmission } from "../submissions";
+import { countGraded, movedStatements, quizScoreRange, type SubmissionRow, serializeSubmission } from "../submissions";
 
 /** What POST /v1/quizzes/{id}/regrade stores as the job's params. */
 export interface RegradeParams {
@@ -20,21 +20,31 @@ export interface RegradeParams {
   dry_run: boolean;
 }
 
-/** Submissions read and regraded per batch. */
+/** Submissions read and regraded per batch, at most. */
 const REGRADE_CHUNK = 40;
 /**
- * D1 statements one invocation may run (the platform allows 1 000): a chunk costs at most
- * 1 + 9 per submission, and a retry of a submission whose claim was lost 1 + 9 more.
+ * D1 statements one invocation may run (the platform allows 1 000). A submission costs at most
+ * its claim, then either the moved aggregates (6) or, when it completes a review by the regrade,
+ * every aggregate counted afresh (7, one more per 25 presented questions, and submission.graded),
+ * then its change row and submission.regraded; a retry of a submission whose claim was lost as
+ * much again, plus one read.
  */
 const REGRADE_STATEMENT_BUDGET = 900;
-const STATEMENTS_PER_SUBMISSION = 9;
+const QUESTION_STATS_ROWS_PER_STATEMENT = 25;
+const statementsPerSubmission = (questionCount: number) =>
+  1 + Math.max(6, 8 + Math.ceil(questionCount / QUESTION_STATS_ROWS_PER_STATEMENT)) + 2;
 /**
  * The most statements one more chunk can take: a dry run writes at most a change row per
  * submission; an applied chunk the claim and the aggregates of each, and a retry of each.
  */
-const chunkWorst = (dryRun: boolean) =>
-  1 +
-  (dryRun ? 1 + REGRADE_CHUNK : 2 + REGRADE_CHUNK * STATEMENTS_PER_SUBMISSION + REGRADE_CHUNK * (1 + STATEMENTS_PER_SUBMISSION));
+const chunkWorst = (dryRun: boolean, chunk: number, perSubmission: number) =>
+  1 + (dryRun ? 1 + chunk : 2 + chunk * perSubmission + chunk * (1 + perSubmission));
+/** The largest chunk (≤ REGRADE_CHUNK) whose worst case fits a fresh invocation's budget. */
+const chunkFor = (dryRun: boolean, perSubmission: number) => {
+  let chunk = REGRADE_CHUNK;
+  while (chunk > 1 && 3 + chunkWorst(dryRun, chunk, perSubmission) > REGRADE_STATEMENT_BUDGET) chunk--;
+  return chunk;
+};
 /** How often a submission whose claim another writer took is read and regraded again. */
 const CLAIM_ATTEMPTS = 3;
 
@@ -47,6 +57,9 @@ interface Context {
   bands: FeedbackBand[];
   now: string;
   used: number;
+  /** Submissions per chunk, and the statements one may take at most. */
+  chunk: number;
+  perSubmission: number;
 }
 
 /** A submission regraded in memory, and what the batch must do about it. */
@@ -58,7 +71,7 @@ interface Planned {
 }
 
 /**
- * One delivery of a regrade job: chunks of REGRADE_CHUNK graded submissions after the job's
+ * One delivery of a regrade job: chunks of up to REGRADE_CHUNK graded submissions after the job's
  * cursor, each read once and written in one atomic batch, until the statement budget would run
  * out; then the next delivery is queued. Every batch starts by moving the cursor from the value it
  * read (stamping a fresh chunk token) and everything else in it is conditioned on that stamp, so
@@ -91,9 +104,12 @@ export async function runRegradeJob(env: Env, db: Database, jobId: string): Prom
     bands: readSettings(quiz.settings).feedback_bands,
     now: isoNow(),
     used: 3,
+    chunk: REGRADE_CHUNK,
+    perSubmission: statementsPerSubmission(questionRows.length),
   };
+  ctx.chunk = chunkFor(params.dry_run, ctx.perSubmission);
   if (job.status === "queued") await start(ctx);
-  while (ctx.used + chunkWorst(params.dry_run) <= REGRADE_STATEMENT_BUDGET) {
+  while (ctx.used + chunkWorst(params.dry_run, ctx.chunk, ctx.perSubmission) <= REGRADE_STATEMENT_BUDGET) {
     const step = await runChunk(ctx);
     if (step === "lost") return;
     if (step === "finished") return;
@@ -146,7 +162,7 @@ async function runChunk(ctx: Context): Promise<"more" | "finished" | "lost"> {
       ),
     )
     .orderBy(asc(submissions.id))
-    .limit(REGRADE_CHUNK);
+    .limit(ctx.chunk);
   ctx.used += 1;
   const considered = rows.filter((r) => considers(ctx, (r.results ?? []) as StoredAnswerResult[])).map((r) => plan(ctx, r));
   const chunkToken = crypto.randomUUID();
@@ -168,12 +184,12 @@ async function runChunk(ctx: Context): Promise<"more" | "finished" | "lost"> {
     if (!planned.regraded.rewritten && !planned.changed && !planned.regraded.moved) continue;
     const token = crypto.randomUUID();
     claims.push({ planned, index: writes.length, token });
-    const { statements, event } = applyStatements(ctx, planned, token, holds);
-    writes.push(...statements);
-    if (event) events.push(event);
+    const applied = applyStatements(ctx, planned, token, holds);
+    writes.push(...applied.statements);
+    events.push(...applied.events);
   }
   // A chunk with nothing after it finishes the job in the same batch.
-  const finished = rows.length < REGRADE_CHUNK;
+  const finished = rows.length < ctx.chunk;
   const outcome = await db.$client.batch([
     ...writes.map((w) => statement(db, w)),
     ...events,
@@ -193,16 +209,16 @@ async function retrySubmission(ctx: Context, first: Planned): Promise<void> {
   for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
     const [row] = await db.select().from(submissions).where(eq(submissions.id, first.row.id));
     ctx.used += 1;
-    if (row?.status !== "graded") return;
+    if (row?.status !== "graded" && row?.status !== "needs_review") return;
     const planned = plan(ctx, row);
     if (!planned.regraded.rewritten && !planned.changed && !planned.regraded.moved) return;
     const token = crypto.randomUUID();
-    const { statements, event } = applyStatements(ctx, planned, token, sql`1`);
+    const { statements, events } = applyStatements(ctx, planned, token, sql`1`);
     // The mean before counts the score this read found.
     const adjust = sql`UPDATE jobs SET sum_before = sum_before + ${(row.score ?? 0) - (first.row.score ?? 0)} WHERE id = ${job.id}
       AND EXISTS (SELECT 1 FROM submissions WHERE id = ${row.id} AND grade_token = ${token})`;
-    const outcome = await db.$client.batch([...[...statements, adjust].map((w) => statement(db, w)), ...(event ? [event] : [])]);
-    ctx.used += statements.length + 1 + (event ? 1 : 0);
+    const outcome = await db.$client.batch([...[...statements, adjust].map((w) => statement(db, w)), ...events]);
+    ctx.used += statements.length + 1 + events.length;
     if (outcome[0]?.meta.changes === 1) return;
   }
   logger(ctx.env).warn("regrade left a submission that kept changing", { job: job.id, submission: first.row.id });
@@ -223,33 +239,41 @@ function changeRow(jobId: string, { row, regraded }: Planned, when: SQL): SQL {
 function applyStatements(ctx: Context, planned: Planned, token: string, holds: SQL) {
   const { db, job, now } = ctx;
   const { row, regraded: r, changed } = planned;
+  // A submission that waited only for essays that are essays no more (their question's type
+  // changed) waits for nothing: it is graded now, and counted like a last review would count it.
+  const completes = row.status === "needs_review" && !r.results.some((e) => e.pending);
+  const status = completes ? "graded" : row.status;
+  const gradedAt = completes ? now : row.gradedAt;
   const claim = sql`
-    UPDATE submissions SET results = ${JSON.stringify(r.results)}, score = ${r.score}, points_earned = ${r.points_earned},
-      points_possible = ${r.points_possible}, feedback = ${r.feedback}, grade_token = ${token}, updated_at = ${now}
+    UPDATE submissions SET status = ${status}, results = ${JSON.stringify(r.results)}, score = ${r.score},
+      points_earned = ${r.points_earned}, points_possible = ${r.points_possible}, feedback = ${r.feedback},
+      grade_token = ${token}, graded_at = ${gradedAt}, updated_at = ${now}
     WHERE id = ${row.id} AND status = ${row.status} AND grade_token IS ${row.gradeToken} AND ${holds}`;
   const statements: SQL[] = [claim];
-  if (!r.moved && !changed) return { statements, event: null };
+  const events: D1PreparedStatement[] = [];
+  if (!r.moved && !changed && !completes) return { statements, events };
   const claimed = sql`EXISTS (SELECT 1 FROM submissions WHERE id = ${row.id} AND grade_token = ${token})`;
   const x0 = row.score ?? 0;
-  // A submission that needs review is counted nowhere yet: only its row changes.
-  if (row.status === "graded") statements.push(...movedStatements(row, r, claimed, now));
-  if (!changed) return { statements, event: null };
-  statements.push(changeRow(job.id, planned, claimed));
   const after: SubmissionRow = {
     ...row,
+    status,
     results: r.results,
     score: r.score,
     pointsEarned: r.points_earned,
     pointsPossible: r.points_possible,
     feedback: r.feedback,
+    gradedAt,
     updatedAt: now,
   };
-  const event = eventStatement(
-    db,
-    { type: "submission.regraded", object: serializeSubmission(after), previous: { score: x0 } },
-    claimed,
+  // A submission that needs review is counted nowhere yet: only its row changes, unless it completes.
+  if (row.status === "graded") statements.push(...movedStatements(row, r, claimed, now));
+  if (completes) events.push(...countGraded(db, after, claimed));
+  if (!changed) return { statements, events };
+  statements.push(changeRow(job.id, planned, claimed));
+  events.push(
+    eventStatement(db, { type: "submission.regraded", object: serializeSubmission(after), previous: { score: x0 } }, claimed),
   );
-  return { statements, event };
+  return { statements, events };
 }
 
 /**

@@ -22,5 +22,6 @@ export const userSubmissionsRouter = createRouter().openapi(routes.listUserSubmi
 export { enqueueOverdue, gradeOverdue } from "./deadlines.service";
 
 /** What a regrade reads and writes of a graded submission. */
+export { countGraded } from "./grade.service";
 export { movedStatements, quizScoreRange } from "./moved";
 export { type SubmissionRow, serializeSubmission } from "./submissions.service";
