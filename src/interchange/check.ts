@@ -1,0 +1,166 @@
+/**
+ * The last step of every reader: a question as the source gave it becomes a question the API
+ * accepts, or a skipped item saying why. Texts are trimmed (single-line ones folded onto one
+ * line) and judged by the §6 text rules; lengths and counts are the API's own limits.
+ */
+import { textProblem } from "../lib/text";
+import type { BlankInput, ImportedItem, OptionInput, QuestionInput } from "./types";
+
+/** The API's limits on a question input (routes/questions/questions.schemas.ts). */
+export const LIMITS = {
+  questions: 200,
+  title: 200,
+  tags: 20,
+  tag: 100,
+  prompt: 10_000,
+  feedback: 2_000,
+  optionText: 1_000,
+  minOptions: 2,
+  maxOptions: 26,
+  acceptedAnswers: 100,
+  points: 1_000_000,
+  value: 1e15,
+  maxWords: 20_000,
+} as const;
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** The source's identifier when the API accepts it as an id, else `fallback`. */
+export const safeId = (raw: string | undefined, fallback: string) => (raw !== undefined && ID.test(raw) ? raw : fallback);
+/** a, b, … z, then a1 … : ids by position for lists whose order the learner sees anyway. */
+export const letterId = (i: number) => String.fromCharCode(97 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : "");
+
+/** Ids no one can tell the key from (§6b): for ordering items and matching choices without source ids. */
+export function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
+}
+
+class Invalid extends Error {}
+
+function text(value: string, field: string, multiLine: boolean, max: number, min = 1): string {
+  const s = (multiLine ? value : value.replace(/\s+/g, " ")).trim();
+  const problem = textProblem(s, multiLine);
+  if (problem) throw new Invalid(`invalid text in the ${field}: it ${problem}`);
+  if (s.length < min) throw new Invalid(`the ${field} is empty`);
+  if (s.length > max) throw new Invalid(`the ${field} is longer than ${max} characters`);
+  return s;
+}
+
+function list<T>(items: T[], field: string, min: number, max: number): T[] {
+  if (items.length < min) throw new Invalid(`fewer than ${min} ${field}`);
+  if (items.length > max) throw new Invalid(`more than ${max} ${field}`);
+  return items;
+}
+
+const options = (items: OptionInput[], field: string, min: number) =>
+  list(items, field, min, LIMITS.maxOptions).map((o) => ({
+    id: o.id,
+    text: text(o.text, `${field} text`, false, LIMITS.optionText),
+    ...(o.feedback?.trim() ? { feedback: text(o.feedback, "option feedback", true, LIMITS.feedback) } : {}),
+  }));
+
+const answers = (items: string[]) =>
+  list([...new Set(items.map((a) => text(a, "accepted answer", false, LIMITS.optionText)))], "accepted answers", 1, 100);
+
+/** `q` made acceptable to the API (or an Invalid error naming why it cannot be); `notes` gets the small losses. */
+function normalize(q: QuestionInput, notes: string[]): QuestionInput {
+  const out = { ...q, prompt: text(q.prompt, "prompt", true, LIMITS.prompt) } as QuestionInput;
+  if (q.title?.trim()) {
+    const title = q.title.replace(/\s+/g, " ").trim();
+    if (title.length > LIMITS.title) notes.push(`The title was shortened to ${LIMITS.title} characters.`);
+    out.title = text(title.slice(0, LIMITS.title), "title", false, LIMITS.title);
+  } else delete out.title;
+  if (q.tags) {
+    const tags = [...new Set(q.tags.map((t) => t.replace(/\s+/g, " ").trim().slice(0, LIMITS.tag)).filter((t) => t !== ""))];
+    if (tags.length > LIMITS.tags) notes.push(`Only the first ${LIMITS.tags} tags were kept.`);
+    out.tags = tags.slice(0, LIMITS.tags).map((t) => text(t, "tag", false, LIMITS.tag));
+    if (out.tags.length === 0) delete out.tags;
+  }
+  if (q.explanation?.trim()) out.explanation = text(q.explanation, "explanation", true, LIMITS.prompt);
+  else delete out.explanation;
+  const feedback: { correct?: string; incorrect?: string } = {};
+  if (q.feedback?.correct?.trim()) feedback.correct = text(q.feedback.correct, "feedback", true, LIMITS.feedback);
+  if (q.feedback?.incorrect?.trim()) feedback.incorrect = text(q.feedback.incorrect, "feedback", true, LIMITS.feedback);
+  if (feedback.correct || feedback.incorrect) out.feedback = feedback;
+  else delete out.feedback;
+  if (q.points !== undefined) {
+    if (!(q.points > 0)) {
+      notes.push(`The source gives ${q.points} points; imported as 1 point.`);
+      out.points = 1;
+    } else {
+      const rounded = Math.min(LIMITS.points, Math.max(1e-6, Math.round(q.points * 1e6) / 1e6));
+      if (rounded !== q.points) notes.push(`Points ${q.points} were rounded to ${rounded}.`);
+      out.points = rounded;
+    }
+  }
+  switch (out.type) {
+    case "single_choice":
+    case "multiple_choice":
+      out.options = options(out.options, "options", LIMITS.minOptions);
+      break;
+    case "ordering":
+      out.items = options(out.items, "items", LIMITS.minOptions);
+      break;
+    case "matching":
+      out.prompts = options(out.prompts, "prompts", 1);
+      out.choices = options(out.choices, "choices", 1);
+      break;
+    case "short_text":
+      out.accepted_answers = answers(out.accepted_answers);
+      break;
+    case "numeric":
+      if (!Number.isFinite(out.correct_value) || Math.abs(out.correct_value) > LIMITS.value)
+        throw new Invalid("the correct value is out of range");
+      if (!(out.tolerance >= 0 && out.tolerance <= LIMITS.value)) throw new Invalid("the tolerance is out of range");
+      break;
+    case "fill_in_blanks":
+      out.text = text(out.text, "text", true, LIMITS.prompt);
+      out.blanks = list(out.blanks, "blanks", 1, 26).map((b: BlankInput) => ({
+        ...b,
+        accepted_answers: answers(b.accepted_answers),
+      }));
+      break;
+    case "essay":
+      if (out.rubric?.trim()) out.rubric = text(out.rubric, "rubric", true, LIMITS.prompt);
+      else delete out.rubric;
+      break;
+    case "true_false":
+      break;
+  }
+  return out;
+}
+
+/** A source item as its report entry and question: approximated when `notes` name losses, skipped when invalid. */
+export function finish(source: { source_id: string; title?: string }, question: QuestionInput, notes: string[]): ImportedItem {
+  const kept = [...notes];
+  try {
+    const q = normalize(question, kept);
+    const title = q.title ?? undefined;
+    return {
+      entry: {
+        source_id: source.source_id,
+        ...(title ? { title } : {}),
+        status: kept.length > 0 ? "approximated" : "imported",
+        type: q.type,
+        notes: kept,
+      },
+      question: q,
+    };
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    return skip(source, `Skipped: ${error.message}.`, question.type);
+  }
+}
+
+export function skip(source: { source_id: string; title?: string }, reason: string, type?: QuestionInput["type"]): ImportedItem {
+  const title = source.title?.replace(/\s+/g, " ").trim().slice(0, LIMITS.title);
+  return {
+    entry: {
+      source_id: source.source_id,
+      ...(title ? { title } : {}),
+      status: "skipped",
+      ...(type ? { type } : {}),
+      notes: [reason],
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Why a whole file is refused (CONTRACT §13). The HTTP layer answers these as a 400 with the code
+ * or fails the import job with `error: { code, detail }`; nothing of the file is imported.
+ */
+export type InterchangeErrorCode =
+  /** A DOCTYPE or entity declaration: refused before parsing, nothing expanded. */
+  | "unsafe_xml"
+  /** A zip over the entry or size limits, or with an entry path that could escape its folder. */
+  | "unsafe_package"
+  /** Not the format it claims to be: truncated, malformed, or holding no question. */
+  | "unreadable_file"
+  /** No format given and none recognised. */
+  | "unknown_format";
+
+export class InterchangeError extends Error {
+  constructor(
+    readonly code: InterchangeErrorCode,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = "InterchangeError";
+  }
+}
+
+export const unreadable = (detail: string) => new InterchangeError("unreadable_file", detail);

@@ -1,0 +1,97 @@
+/**
+ * GIFT (Moodle's documented text format) in. A small parser of our own, following the
+ * documentation and Moodle's reference importer (qformat_gift) rather than gift-pegjs 1.0.2:
+ * that grammar refuses unescaped "=" and ":" in question text (Moodle's own documented example
+ * `::Q1:: 1+1=2 {T}` fails), keeps "//" comment lines inside answers as answer text, and parses
+ * a whole file or nothing, where an import wants each malformed question skipped on its own.
+ *
+ * Questions are blocks of lines separated by blank lines; lines starting with "//" are comments
+ * (`// [tag:x]` gives a tag, as in Moodle); `$CATEGORY:` sets the tag of the questions after it.
+ */
+import { skip } from "./check";
+import { giftQuestion, protect, unescapeGift } from "./gift-types";
+import type { ImportedItem, ImportResult } from "./types";
+
+interface Block {
+  line: number;
+  text: string;
+  tags: string[];
+}
+
+/** Blocks of non-blank lines, comment lines removed (their `[tag:…]`s kept). */
+function blocks(source: string): Block[] {
+  const out: Block[] = [];
+  let current: { line: number; lines: string[]; tags: string[] } | undefined;
+  const close = () => {
+    if (current && current.lines.length > 0)
+      out.push({ line: current.line, text: current.lines.join("\n").trim(), tags: current.tags });
+    current = undefined;
+  };
+  source.split(/\r\n|\r|\n/).forEach((line, i) => {
+    const trimmed = line.trim();
+    if (trimmed === "") {
+      close();
+      return;
+    }
+    current ??= { line: i + 1, lines: [], tags: [] };
+    if (trimmed.startsWith("//")) {
+      for (const [, tag = ""] of trimmed.matchAll(/\[tag:([^\]]+)\]/g)) current.tags.push(tag.trim());
+      return;
+    }
+    if (current.lines.length === 0) current.line = i + 1;
+    current.lines.push(line);
+  });
+  close();
+  return out;
+}
+
+/** The last segment of a Moodle category path ("$course$/top/Geography" → "Geography"; "//" is a literal "/"). */
+export function categoryTag(path: string): string | undefined {
+  const segments = path
+    .replace(/\/\//g, "\ue008")
+    .split("/")
+    .map((s) => s.replace(/\ue008/g, "/").trim());
+  const last = segments.filter((s) => s !== "" && !/^\$\w+\$$/.test(s) && s !== "top").pop();
+  return last;
+}
+
+export function readGift(source: string): ImportResult {
+  const items: ImportedItem[] = [];
+  let category: string | undefined;
+  let position = 0;
+  for (const block of blocks(source.replace(/^\ufeff/, ""))) {
+    const text = protect(block.text);
+    if (/^\$CATEGORY:/.test(text)) {
+      category = categoryTag(unescapeGift(text.slice("$CATEGORY:".length).trim()));
+      continue;
+    }
+    position++;
+    let rest = text;
+    let title: string | undefined;
+    if (rest.startsWith("::")) {
+      const end = rest.indexOf("::", 2);
+      if (end >= 0) {
+        title = unescapeGift(rest.slice(2, end)).trim() || undefined;
+        rest = rest.slice(end + 2).trim();
+      }
+    }
+    const source_id = title ?? String(position);
+    const tags = [...(category ? [category] : []), ...block.tags];
+    const start = rest.indexOf("{");
+    const end = start >= 0 ? rest.indexOf("}", start) : rest.indexOf("}");
+    if (start < 0 && end < 0) {
+      items.push(skip({ source_id, title }, `Skipped (line ${block.line}): a description without an answer.`));
+      continue;
+    }
+    if (start < 0 || end < 0) {
+      items.push(skip({ source_id, title }, `Skipped (line ${block.line}): malformed, a "{" or "}" is missing.`));
+      continue;
+    }
+    const before = rest.slice(0, start).trim();
+    const after = rest.slice(end + 1).trim();
+    items.push(
+      giftQuestion({ source_id, title, tags, line: block.line, before, after, answers: rest.slice(start + 1, end).trim() }),
+    );
+  }
+  return { format: "gift", items };
+}

@@ -1,0 +1,116 @@
+/**
+ * Safe zip reading and plain zip writing with fflate. An upload is refused (`unsafe_package`)
+ * when its central directory lists more than MAX_ENTRIES entries, an entry path that could leave
+ * its folder, or more than MAX_UNCOMPRESSED_BYTES in total; the entries read are then inflated
+ * in small steps and counted as they come out, so a zip bomb that lies about its sizes is
+ * stopped at the limit, never after.
+ */
+import { type AsyncFlateStreamHandler, Inflate, Unzip, type UnzipFile, unzipSync, zipSync } from "fflate";
+import { InterchangeError, unreadable } from "./errors";
+
+export const MAX_ENTRIES = 1_000;
+export const MAX_UNCOMPRESSED_BYTES = 100 * 1024 * 1024;
+/** Compressed bytes fed to the inflater at a time: deflate expands at most ~1 032×, so ≤ ~1 MiB out per step. */
+const INFLATE_STEP_BYTES = 1024;
+
+const unsafe = (detail: string) => new InterchangeError("unsafe_package", detail);
+
+/** True for a path that is absolute (`/x`, `\x`, `C:x`) or climbs (`..` as a segment). */
+export function isUnsafeEntryPath(name: string): boolean {
+  return /^[/\\]|^[A-Za-z]:/.test(name) || name.split(/[/\\]/).includes("..") || name.includes("\0");
+}
+
+/** The local file header signature "PK\3\4": how a zip (and so an IMS package) starts. */
+export const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 3 && bytes[3] === 4;
+
+/**
+ * The entries of a zip that `wanted` selects, inflated, by name; every entry's name and count
+ * are checked first, whatever is wanted.
+ */
+export function readZip(bytes: Uint8Array, wanted: (name: string) => boolean): Map<string, Uint8Array> {
+  const listed: { name: string; originalSize: number }[] = [];
+  try {
+    unzipSync(bytes, {
+      filter: (file) => {
+        listed.push(file);
+        if (listed.length > MAX_ENTRIES) throw unsafe(`The package has more than ${MAX_ENTRIES} entries.`);
+        return false;
+      },
+    });
+  } catch (error) {
+    if (error instanceof InterchangeError) throw error;
+    throw unreadable(`Not a readable zip file (${(error as Error).message}): truncated or damaged.`);
+  }
+  let declared = 0;
+  for (const { name, originalSize } of listed) {
+    if (isUnsafeEntryPath(name)) throw unsafe(`The entry path "${name.slice(0, 200)}" is absolute or contains "..".`);
+    declared += originalSize;
+  }
+  if (declared > MAX_UNCOMPRESSED_BYTES) throw unsafe("The package holds more than 100 MiB uncompressed.");
+  const names = new Set(listed.map((f) => f.name));
+
+  let inflated = 0;
+  const count = (n: number) => {
+    inflated += n;
+    if (inflated > MAX_UNCOMPRESSED_BYTES) throw unsafe("The package inflates to more than 100 MiB.");
+  };
+  // Feeds the compressed bytes in small steps, so no step can produce more than about a MiB.
+  class SteppedInflate {
+    static compression = 8;
+    ondata: AsyncFlateStreamHandler = () => {};
+    private inflate = new Inflate((chunk, final) => this.ondata(null, chunk, final));
+    push(chunk: Uint8Array, final: boolean) {
+      if (chunk.length === 0) this.inflate.push(chunk, final);
+      for (let i = 0; i < chunk.length; i += INFLATE_STEP_BYTES)
+        this.inflate.push(chunk.subarray(i, i + INFLATE_STEP_BYTES), final && i + INFLATE_STEP_BYTES >= chunk.length);
+    }
+  }
+
+  const out = new Map<string, Uint8Array>();
+  const pending = new Set<string>();
+  const unzip = new Unzip((file: UnzipFile) => {
+    if (!names.has(file.name) || !wanted(file.name) || out.has(file.name)) return;
+    const chunks: Uint8Array[] = [];
+    pending.add(file.name);
+    file.ondata = (error, chunk, final) => {
+      if (error) throw unreadable(`The entry "${file.name}" cannot be inflated: ${error.message}.`);
+      count(chunk.length);
+      chunks.push(chunk);
+      if (final) {
+        pending.delete(file.name);
+        out.set(file.name, concat(chunks));
+      }
+    };
+    file.start();
+  });
+  unzip.register(SteppedInflate);
+  try {
+    unzip.push(bytes, true);
+  } catch (error) {
+    if (error instanceof InterchangeError) throw error;
+    throw unreadable(`Not a readable zip file (${(error as Error).message}).`);
+  }
+  if (pending.size > 0) throw unreadable(`The entry "${[...pending][0]}" is truncated.`);
+  return out;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return all;
+}
+
+/** A fixed time for every entry: the same quiz exports to the same bytes. */
+const ENTRY_TIME = new Date("2026-01-01T00:00:00Z");
+
+export function writeZip(files: Record<string, string>): Uint8Array {
+  const encoder = new TextEncoder();
+  const input: Record<string, Uint8Array> = {};
+  for (const [name, text] of Object.entries(files)) input[name] = encoder.encode(text);
+  return zipSync(input, { level: 6, mtime: ENTRY_TIME });
+}
