@@ -1,0 +1,178 @@
+/**
+ * Moodle XML in. `<name>` → title and source id, `<generalfeedback>` → explanation,
+ * `<defaultgrade>` → points, answer `fraction`s → partial credit (weights.ts), a category → a tag
+ * (its path's last segment) on the questions after it, `<tags>` → tags.
+ */
+
+import { finish, letterId, randomId, skip } from "./check";
+import type { Losses } from "./content";
+import { unreadable } from "./errors";
+import { categoryTag } from "./gift-read";
+import { readCloze } from "./moodle-cloze";
+import { moodleText } from "./moodle-text";
+import type { ImportedItem, ImportResult, QuestionInput, Scoring } from "./types";
+import { answersFromWeights, multipleFromWeights, rangeFromWeights, singleFromWeights } from "./weights";
+import { child, elements, parseXml, textOf, type XmlElement } from "./xml";
+
+const SKIPPED: Record<string, string> = {
+  calculated: "a calculated question",
+  calculatedsimple: "a calculated question",
+  calculatedmulti: "a calculated question",
+  description: "a description without an answer",
+};
+
+const value = (q: XmlElement, name: string) => textOf(child(q, name)).trim();
+const flag = (q: XmlElement, name: string) => ["1", "true"].includes(value(q, name).toLowerCase());
+const fraction = (a: XmlElement) => Number(a.attrs.fraction ?? 0) / 100;
+
+export function readMoodleXml(text: string): ImportResult {
+  const root = parseXml(text);
+  if (root.name !== "quiz") throw unreadable(`Not a Moodle XML file: the root element is <${root.name}>, not <quiz>.`);
+  const items: ImportedItem[] = [];
+  let category: string | undefined;
+  for (const q of elements(root, "question")) {
+    const type = q.attrs.type ?? "";
+    if (type === "category") {
+      category = categoryTag(textOf(child(child(q, "category"), "text")).trim());
+      continue;
+    }
+    const title =
+      textOf(child(child(q, "name"), "text"))
+        .replace(/\s+/g, " ")
+        .trim() || undefined;
+    const source = { source_id: title ?? String(items.length + 1), title };
+    const reason = SKIPPED[type];
+    if (reason) {
+      items.push(skip(source, `Skipped: ${reason}.`));
+      continue;
+    }
+    const losses: Losses = new Set();
+    const notes: string[] = [];
+    const tags = [
+      ...(category ? [category] : []),
+      ...elements(child(q, "tags") ?? { name: "", attrs: {}, children: [] }, "tag").map((t) =>
+        textOf(child(t, "text") ?? t).trim(),
+      ),
+    ];
+    const grade = Number(value(q, "defaultgrade") || "1");
+    const base = {
+      prompt: "",
+      title,
+      tags,
+      points: grade,
+      explanation: moodleText(child(q, "generalfeedback"), losses),
+      feedback: {
+        correct: moodleText(child(q, "correctfeedback"), losses) || undefined,
+        incorrect: moodleText(child(q, "incorrectfeedback"), losses) || undefined,
+      },
+    };
+    const read = (): QuestionInput | string => {
+      if (type === "multianswer" || type === "cloze") return readCloze(q, base, notes, losses);
+      base.prompt = moodleText(child(q, "questiontext"), losses);
+      return question(type, q, base, notes, losses);
+    };
+    const result = read();
+    items.push(typeof result === "string" ? skip(source, `Skipped: ${result}.`) : finish(source, result, [...notes, ...losses]));
+  }
+  return { format: "moodle_xml", items };
+}
+
+type Base = Omit<QuestionInput & { type: "essay" }, "type">;
+
+function question(type: string, q: XmlElement, base: Base, notes: string[], losses: Losses): QuestionInput | string {
+  const answers = elements(q, "answer");
+  const answerText = (a: XmlElement) => moodleText(a, losses);
+  const answerFeedback = (a: XmlElement) => moodleText(child(a, "feedback"), losses) || undefined;
+  switch (type) {
+    case "multichoice": {
+      const options = answers.map((a, i) => ({
+        id: letterId(i),
+        text: answerText(a),
+        weight: fraction(a),
+        feedback: answerFeedback(a),
+      }));
+      const clean = options.map(({ id, text, feedback }) => ({ id, text, ...(feedback ? { feedback } : {}) }));
+      if (flag(q, "single")) {
+        const { correct_option_id, notes: n } = singleFromWeights(options);
+        notes.push(...n);
+        return { ...base, type: "single_choice", options: clean, correct_option_id };
+      }
+      const { correct_option_ids, scoring, notes: n } = multipleFromWeights(options);
+      if (correct_option_ids.length === 0) return "no answer gives credit";
+      notes.push(...n);
+      return { ...base, type: "multiple_choice", options: clean, correct_option_ids, scoring };
+    }
+    case "truefalse": {
+      const right = answers.find((a) => fraction(a) > 0.5);
+      if (!right) return "no answer is marked true or false";
+      const wrong = answers.find((a) => a !== right);
+      const feedback = {
+        correct: answerFeedback(right) ?? base.feedback?.correct,
+        incorrect: (wrong && answerFeedback(wrong)) ?? base.feedback?.incorrect,
+      };
+      return { ...base, type: "true_false", correct: textOf(child(right, "text")).trim().toLowerCase() === "true", feedback };
+    }
+    case "shortanswer": {
+      const { accepted, notes: n } = answersFromWeights(answers.map((a) => ({ text: answerText(a), weight: fraction(a) })));
+      if (accepted.length === 0) return "no answer gives full credit";
+      notes.push(...n);
+      if (accepted.some((a) => a.includes("*"))) notes.push('The wildcard "*" in an answer is matched literally here.');
+      return { ...base, type: "short_text", accepted_answers: accepted, case_sensitive: flag(q, "usecase") };
+    }
+    case "numerical": {
+      const ranges = answers
+        .map((a) => ({
+          text: answerText(a),
+          value: Number(answerText(a)),
+          tolerance: Math.abs(Number(value(a, "tolerance") || 0)),
+          weight: fraction(a),
+        }))
+        .filter((r) => r.text !== "*");
+      if (ranges.some((r) => !Number.isFinite(r.value) || !Number.isFinite(r.tolerance))) return "an answer is not a number";
+      const { kept, notes: n } = rangeFromWeights(ranges);
+      if (!kept) return "no answer gives full credit";
+      notes.push(...n);
+      if (elements(child(q, "units") ?? q, "unit").length > 0)
+        notes.push("Units were dropped: the answer is a plain number here.");
+      return { ...base, type: "numeric", correct_value: kept.value, tolerance: kept.tolerance };
+    }
+    case "matching": {
+      const pairs = elements(q, "subquestion").map((s) => ({
+        prompt: moodleText(s, losses),
+        choice: answerText(child(s, "answer") ?? s),
+      }));
+      const choiceIds = new Map<string, string>();
+      for (const p of pairs) if (p.choice !== "" && !choiceIds.has(p.choice)) choiceIds.set(p.choice, randomId());
+      const prompts = pairs.filter((p) => p.prompt !== "");
+      return {
+        ...base,
+        type: "matching",
+        prompts: prompts.map((p, i) => ({ id: letterId(i), text: p.prompt })),
+        choices: [...choiceIds].map(([text, id]) => ({ id, text })),
+        correct_matches: Object.fromEntries(prompts.map((p, i) => [letterId(i), choiceIds.get(p.choice) ?? ""])),
+        scoring: "partial",
+      };
+    }
+    case "ordering": {
+      const items = answers.map((a) => ({ id: randomId(), text: answerText(a) }));
+      const grading = value(q, "gradingtype").toUpperCase();
+      let scoring: Scoring = "partial";
+      if (grading === "ALL_OR_NOTHING" || grading === "-1") scoring = "all_or_nothing";
+      else if (grading !== "ABSOLUTE_POSITION" && grading !== "0" && grading !== "")
+        notes.push(`Grading "${grading}" became the share of items in their place.`);
+      const count = Number(value(q, "selectcount") || 0);
+      if (value(q, "selecttype").toUpperCase() !== "ALL" && value(q, "selecttype") !== "" && count > 0 && count < items.length)
+        notes.push(`The source shows ${count} of the items at a time; here every item is shown.`);
+      return { ...base, type: "ordering", items, correct_order: items.map((i) => i.id), scoring };
+    }
+    case "essay": {
+      const rubric = moodleText(child(q, "graderinfo"), losses);
+      const maxWords = Number(value(q, "maxwordlimit") || 0);
+      if (flag(q, "attachmentsrequired") || Number(value(q, "attachments") || 0) !== 0)
+        notes.push("File attachments are not taken here.");
+      return { ...base, type: "essay", ...(rubric ? { rubric } : {}), ...(maxWords > 0 ? { max_words: maxWords } : {}) };
+    }
+    default:
+      return `the question type "${type}" is not supported`;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Moodle XML's texts (`<questiontext format="html"><text>…</text></questiontext>`) and its
+ * embedded-answer (Cloze) syntax `{2:SHORTANSWER:=Paris#Yes~%50%Lyon}`.
+ */
+import { htmlText, LOSS, type Losses, looksLikeHtml } from "./content";
+import { child, textOf, type XmlElement } from "./xml";
+
+/** The text of a Moodle text element in the service's plain text, by its `format`. */
+export function moodleText(e: XmlElement | undefined, losses: Losses): string {
+  if (!e) return "";
+  const raw = textOf(child(e, "text") ?? e);
+  const format = e.attrs.format ?? "html";
+  if (format === "plain_text") return raw.trim();
+  if (format === "markdown") {
+    if (/[*_`#]|\]\(/.test(raw)) losses.add(LOSS.markdown);
+    return raw.trim();
+  }
+  return format === "html" || looksLikeHtml(raw) ? htmlText(raw, losses) : raw.trim();
+}
+
+export interface ClozeAnswer {
+  text: string;
+  weight: number;
+  feedback: string;
+}
+
+export interface ClozePart {
+  /** The blank's share of the question's marks (the number before the first colon, default 1). */
+  weight: number;
+  kind: "short" | "short_case" | "numeric" | "choice" | "multi";
+  answers: ClozeAnswer[];
+}
+
+const KINDS: Record<string, ClozePart["kind"]> = {
+  SHORTANSWER: "short",
+  SA: "short",
+  MW: "short",
+  SHORTANSWER_C: "short_case",
+  SAC: "short_case",
+  MWC: "short_case",
+  NUMERICAL: "numeric",
+  NM: "numeric",
+  MULTICHOICE: "choice",
+  MC: "choice",
+  MULTICHOICE_V: "choice",
+  MCV: "choice",
+  MULTICHOICE_H: "choice",
+  MCH: "choice",
+  MULTICHOICE_S: "choice",
+  MCS: "choice",
+  MULTICHOICE_VS: "choice",
+  MCVS: "choice",
+  MULTICHOICE_HS: "choice",
+  MCHS: "choice",
+  MULTIRESPONSE: "multi",
+  MR: "multi",
+  MULTIRESPONSE_H: "multi",
+  MRH: "multi",
+  MULTIRESPONSE_S: "multi",
+  MRS: "multi",
+  MULTIRESPONSE_HS: "multi",
+  MRHS: "multi",
+};
+
+/** `{weight:TYPE:answers}`; answers may escape "}" "~" "#" with a backslash. */
+const CLOZE = /\{(\d*):([A-Z_]+):((?:\\.|[^\\}])*)\}/g;
+/** Where each embedded answer stood, once the text around it has been reduced to plain text. */
+export const clozeMarker = (i: number) => `\ue010${i}\ue011`;
+export const CLOZE_MARKER = /\ue010(\d+)\ue011/g;
+
+const unescapeCloze = (s: string) => s.replace(/\\([}~#\\/"])/g, "$1");
+
+/** The embedded answers of a Cloze text, and the text with a marker in the place of each. */
+export function splitCloze(html: string): { text: string; parts: (ClozePart | undefined)[] } {
+  const parts: (ClozePart | undefined)[] = [];
+  const text = html.replace(CLOZE, (_, weight: string, type: string, body: string) => {
+    const kind = KINDS[type];
+    const answers = body
+      .split(/(?<!\\)~/)
+      .map((raw) => {
+        let s = raw.trim();
+        let fraction = 0;
+        if (s.startsWith("=")) {
+          fraction = 1;
+          s = s.slice(1);
+        } else {
+          const w = /^%(-?\d+(?:\.\d+)?)%/.exec(s);
+          if (w) {
+            fraction = Number(w[1]) / 100;
+            s = s.slice(w[0].length);
+          }
+        }
+        const hash = s.search(/(?<!\\)#/);
+        return {
+          text: unescapeCloze(hash >= 0 ? s.slice(0, hash) : s).trim(),
+          weight: fraction,
+          feedback: hash >= 0 ? unescapeCloze(s.slice(hash + 1)).trim() : "",
+        };
+      })
+      .filter((a) => a.text !== "");
+    parts.push(kind ? { weight: weight === "" ? 1 : Number(weight), kind, answers } : undefined);
+    return clozeMarker(parts.length - 1);
+  });
+  return { text, parts };
+}
