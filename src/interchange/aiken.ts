@@ -4,6 +4,7 @@
  * skipped with the line it starts on, and reading goes on with the next block.
  */
 import { finish, letterId, skip } from "./check";
+import { unreadable } from "./errors";
 import type { ImportedItem, ImportResult } from "./types";
 
 const OPTION = /^([A-Z])[.)]\s+(.*)$/;
@@ -68,5 +69,6 @@ export function readAiken(source: string): ImportResult {
     block.prompt.push(line);
   }
   if (block) malformed(block, block.options.length > 0 ? "no ANSWER line after its options" : "a question without options");
+  if (!/^\s*ANSWER:/im.test(source)) throw unreadable('No Aiken question found: no "ANSWER:" line.');
   return { format: "aiken", items };
 }

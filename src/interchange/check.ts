@@ -26,6 +26,8 @@ export const LIMITS = {
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The source's identifier when the API accepts it as an id, else `fallback`. */
 export const safeId = (raw: string | undefined, fallback: string) => (raw !== undefined && ID.test(raw) ? raw : fallback);
+/** A QTI identifier as an id: the "_" a writer puts before an id that starts with a digit or "-" comes off. */
+export const fromQtiId = (raw: string | undefined, fallback: string) => safeId(raw?.replace(/^_(?=[0-9-])/, ""), fallback);
 /** a, b, … z, then a1 … : ids by position for lists whose order the learner sees anyway. */
 export const letterId = (i: number) => String.fromCharCode(97 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : "");
 
@@ -41,7 +43,7 @@ function text(value: string, field: string, multiLine: boolean, max: number, min
   const s = (multiLine ? value : value.replace(/\s+/g, " ")).trim();
   const problem = textProblem(s, multiLine);
   if (problem) throw new Invalid(`invalid text in the ${field}: it ${problem}`);
-  if (s.length < min) throw new Invalid(`the ${field} is empty`);
+  if (s.length < min) throw new Invalid(`the ${field} is empty (or held only an image or formula)`);
   if (s.length > max) throw new Invalid(`the ${field} is longer than ${max} characters`);
   return s;
 }
@@ -55,7 +57,7 @@ function list<T>(items: T[], field: string, min: number, max: number): T[] {
 const options = (items: OptionInput[], field: string, min: number) =>
   list(items, field, min, LIMITS.maxOptions).map((o) => ({
     id: o.id,
-    text: text(o.text, `${field} text`, false, LIMITS.optionText),
+    text: text(o.text, `text of ${field.replace(/s$/, "")} "${o.id}"`, false, LIMITS.optionText),
     ...(o.feedback?.trim() ? { feedback: text(o.feedback, "option feedback", true, LIMITS.feedback) } : {}),
   }));
 

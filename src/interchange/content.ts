@@ -52,7 +52,20 @@ const BLOCK = new Set([
   "feedbackBlock",
 ]);
 /** Markup whose only loss, once reduced, is none: paragraphs, line breaks, neutral wrappers. */
-const NEUTRAL = new Set(["p", "div", "br", "span", "body", "html", "itemBody", "prompt", "section", "article", "font"]);
+const NEUTRAL = new Set([
+  "p",
+  "div",
+  "br",
+  "span",
+  "body",
+  "html",
+  "itemBody",
+  "prompt",
+  "contentBody",
+  "section",
+  "article",
+  "font",
+]);
 const DROPPED: Record<string, string> = {
   img: LOSS.image,
   math: LOSS.math,

@@ -9,6 +9,7 @@
  * (`// [tag:x]` gives a tag, as in Moodle); `$CATEGORY:` sets the tag of the questions after it.
  */
 import { skip } from "./check";
+import { unreadable } from "./errors";
 import { giftQuestion, protect, unescapeGift } from "./gift-types";
 import type { ImportedItem, ImportResult } from "./types";
 
@@ -59,6 +60,7 @@ export function readGift(source: string): ImportResult {
   const items: ImportedItem[] = [];
   let category: string | undefined;
   let position = 0;
+  let answered = false;
   for (const block of blocks(source.replace(/^\ufeff/, ""))) {
     const text = protect(block.text);
     if (/^\$CATEGORY:/.test(text)) {
@@ -87,11 +89,13 @@ export function readGift(source: string): ImportResult {
       items.push(skip({ source_id, title }, `Skipped (line ${block.line}): malformed, a "{" or "}" is missing.`));
       continue;
     }
-    const before = rest.slice(0, start).trim();
-    const after = rest.slice(end + 1).trim();
+    answered = true;
+    const before = rest.slice(0, start);
+    const after = rest.slice(end + 1);
     items.push(
       giftQuestion({ source_id, title, tags, line: block.line, before, after, answers: rest.slice(start + 1, end).trim() }),
     );
   }
+  if (!answered) throw unreadable("No GIFT question found: no answers in braces { }.");
   return { format: "gift", items };
 }

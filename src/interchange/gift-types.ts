@@ -80,9 +80,11 @@ export function giftQuestion(src: GiftSource): ImportedItem {
   const fail = (reason: string, type?: QuestionInput["type"]) => skip(src, `Skipped (line ${src.line}): ${reason}.`, type);
   const stem = giftText(src.before, "moodle", losses);
   const format = stem.format;
-  const tail = src.after === "" ? "" : giftText(src.after, format, losses).text;
-  const missingWord = src.after !== "";
-  const prompt = missingWord ? `${stem.text} _____ ${tail}`.trim() : stem.text;
+  const tail = src.after.trim() === "" ? "" : giftText(src.after, format, losses).text;
+  const missingWord = tail !== "";
+  // The blank keeps the spacing the source gave it ("is {…}." stays "is _____.").
+  const gap = (blank: string) => `${/\s$/.test(src.before) ? " " : ""}${blank}${/^\s/.test(src.after) ? " " : ""}`;
+  const prompt = missingWord ? `${stem.text}${gap("_____")}${tail}`.trim() : stem.text;
   let answers = src.answers;
   let explanation: string | undefined;
   const general = answers.lastIndexOf("####");
@@ -193,13 +195,14 @@ export function giftQuestion(src: GiftSource): ImportedItem {
   const feedback = { correct: feedbacks.length === 1 ? feedbacks[0] : undefined };
   if (!missingWord) return done({ ...base, type: "short_text", accepted_answers: accepted, case_sensitive: false, feedback });
   // A missing word: the lines of the stem before the blank's line are the prompt.
-  const lastBreak = stem.text.lastIndexOf("\n");
+  const breakLast = /\n[ \t]*$/.test(unescapeGift(src.before));
+  const lastBreak = breakLast ? stem.text.length : stem.text.lastIndexOf("\n");
   const lead = lastBreak >= 0 ? stem.text.slice(0, lastBreak).trim() : "";
   return done({
     ...base,
     prompt: lead || src.title || "Fill in the blank.",
     type: "fill_in_blanks",
-    text: `${stem.text.slice(lastBreak + 1).trim()} {{a}} ${tail}`.trim(),
+    text: `${stem.text.slice(lastBreak + 1).trim()}${gap("{{a}}")}${tail}`.trim(),
     blanks: [{ id: "a", accepted_answers: accepted, case_sensitive: false }],
     scoring: "partial",
     feedback,

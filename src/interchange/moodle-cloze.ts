@@ -14,6 +14,8 @@ import { child, textOf, type XmlElement } from "./xml";
 type Base = Omit<QuestionInput & { type: "essay" }, "type">;
 
 export function readCloze(q: XmlElement, base: Base, notes: string[], losses: Losses): QuestionInput | string {
+  const plain = child(q, "questiontext")?.attrs.format === "plain_text";
+  const reduce = (s: string) => (plain ? s.trim() : htmlText(s, losses));
   const { text: marked, parts } = splitCloze(textOf(child(child(q, "questiontext"), "text")));
   if (parts.length === 0) return "an embedded-answer question without an embedded answer";
   const blanks: BlankInput[] = [];
@@ -21,7 +23,7 @@ export function readCloze(q: XmlElement, base: Base, notes: string[], losses: Lo
     const n = i + 1;
     if (!part) return `embedded answer ${n} has a type this service does not know`;
     if (part.kind === "multi") return `embedded answer ${n} takes several choices, which a blank cannot`;
-    const answers = part.answers.map((a) => ({ ...a, text: htmlText(a.text, losses) }));
+    const answers = part.answers.map((a) => ({ ...a, text: reduce(a.text) }));
     let accepted: string[];
     if (part.kind === "choice") {
       const best = answers.filter((a) => a.weight >= 1 - 1e-6).map((a) => a.text);
@@ -42,7 +44,7 @@ export function readCloze(q: XmlElement, base: Base, notes: string[], losses: Lo
   const weights = parts.map((p) => p?.weight ?? 1);
   if (weights.some((w) => w !== weights[0]))
     notes.push(`Gap weights ${weights.join(", ")} became equal shares (${percent(1 / weights.length)} each).`);
-  const lines = htmlText(marked, losses).split("\n");
+  const lines = reduce(marked).split("\n");
   const first = lines.findIndex((l) => /\ue010\d+\ue011/.test(l));
   const lead = lines.slice(0, first).join("\n").trim();
   const body = lines

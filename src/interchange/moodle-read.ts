@@ -84,6 +84,7 @@ function question(type: string, q: XmlElement, base: Base, notes: string[], loss
   const answerText = (a: XmlElement) => moodleText(a, losses);
   const answerFeedback = (a: XmlElement) => moodleText(child(a, "feedback"), losses) || undefined;
   switch (type) {
+    case "multichoiceset":
     case "multichoice": {
       const options = answers.map((a, i) => ({
         id: letterId(i),
@@ -96,6 +97,12 @@ function question(type: string, q: XmlElement, base: Base, notes: string[], loss
         const { correct_option_id, notes: n } = singleFromWeights(options);
         notes.push(...n);
         return { ...base, type: "single_choice", options: clean, correct_option_id };
+      }
+      if (type === "multichoiceset") {
+        // The all-or-nothing type: every option with credit must be chosen, and nothing else.
+        const correct_option_ids = options.filter((o) => o.weight > 0).map((o) => o.id);
+        if (correct_option_ids.length === 0) return "no answer gives credit";
+        return { ...base, type: "multiple_choice", options: clean, correct_option_ids, scoring: "all_or_nothing" };
       }
       const { correct_option_ids, scoring, notes: n } = multipleFromWeights(options);
       if (correct_option_ids.length === 0) return "no answer gives credit";
@@ -117,7 +124,13 @@ function question(type: string, q: XmlElement, base: Base, notes: string[], loss
       if (accepted.length === 0) return "no answer gives full credit";
       notes.push(...n);
       if (accepted.some((a) => a.includes("*"))) notes.push('The wildcard "*" in an answer is matched literally here.');
-      return { ...base, type: "short_text", accepted_answers: accepted, case_sensitive: flag(q, "usecase") };
+      return {
+        ...base,
+        feedback: answerFeedbacks(answers, losses, notes),
+        type: "short_text",
+        accepted_answers: accepted,
+        case_sensitive: flag(q, "usecase"),
+      };
     }
     case "numerical": {
       const ranges = answers
@@ -134,7 +147,13 @@ function question(type: string, q: XmlElement, base: Base, notes: string[], loss
       notes.push(...n);
       if (elements(child(q, "units") ?? q, "unit").length > 0)
         notes.push("Units were dropped: the answer is a plain number here.");
-      return { ...base, type: "numeric", correct_value: kept.value, tolerance: kept.tolerance };
+      return {
+        ...base,
+        feedback: answerFeedbacks(answers, losses, notes),
+        type: "numeric",
+        correct_value: kept.value,
+        tolerance: kept.tolerance,
+      };
     }
     case "matching": {
       const pairs = elements(q, "subquestion").map((s) => ({
@@ -175,4 +194,20 @@ function question(type: string, q: XmlElement, base: Base, notes: string[], loss
     default:
       return `the question type "${type}" is not supported`;
   }
+}
+
+/** Short and numerical answers carry their feedback per answer: the full-credit answers' (one text) and the "*" answer's. */
+function answerFeedbacks(answers: XmlElement[], losses: Losses, notes: string[]) {
+  const of = (a: XmlElement) => moodleText(child(a, "feedback"), losses);
+  const right = [
+    ...new Set(
+      answers
+        .filter((a) => fraction(a) >= 1 - 1e-6)
+        .map(of)
+        .filter((f) => f !== ""),
+    ),
+  ];
+  if (right.length > 1) notes.push("Per-answer feedback was dropped: the right answers here share one feedback.");
+  const wrong = answers.find((a) => textOf(child(a, "text")).trim() === "*");
+  return { correct: right.length === 1 ? right[0] : undefined, incorrect: (wrong && of(wrong)) || undefined };
 }

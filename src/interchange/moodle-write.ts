@@ -1,0 +1,123 @@
+/**
+ * Moodle XML out, every text as plain_text (exactly what the service stores). Multiple choice
+ * with partial credit weighs each right option +1/k and each wrong one −1/k, which Moodle's sum
+ * of fractions scores like the service; all-or-nothing multiple choice uses the all-or-nothing
+ * question type (qtype_multichoiceset). Fill in the blanks becomes Cloze. Matching and Cloze
+ * score each part equally in Moodle, so their all-or-nothing forms (several parts) are left out.
+ */
+import { allOrNothingOfMany } from "./export";
+import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
+import { escapeXml } from "./xml";
+
+const text = (s: string | null | undefined) => `<text>${escapeXml(s ?? "")}</text>`;
+const block = (name: string, s: string | null | undefined) => `<${name} format="plain_text">${text(s)}</${name}>`;
+const fraction = (f: number) => Number((f * 100).toFixed(7));
+
+function answer(f: number, body: string, feedback?: string | null, extra = "") {
+  return `<answer fraction="${fraction(f)}" format="plain_text">${text(body)}${extra}${feedback ? block("feedback", feedback) : ""}</answer>`;
+}
+
+/** Cloze answers escape "}", "~", "#" and the backslash. */
+const cloze = (s: string) => s.replace(/([\\}~#])/g, "\\$1");
+
+function typeFields(q: QuizQuestion): { type: string; body: string } | undefined {
+  const combined = block("correctfeedback", q.feedback.correct) + block("incorrectfeedback", q.feedback.incorrect);
+  switch (q.type) {
+    case "single_choice":
+      return {
+        type: "multichoice",
+        body: `<single>true</single><shuffleanswers>false</shuffleanswers>${combined}${q.options.map((o) => answer(o.id === q.correct_option_id ? 1 : 0, o.text, o.feedback)).join("")}`,
+      };
+    case "multiple_choice": {
+      const k = q.correct_option_ids.length;
+      const all = q.scoring === "all_or_nothing" && k > 1;
+      const weight = (id: string) => (q.correct_option_ids.includes(id) ? 1 / k : all ? 0 : -1 / k);
+      return {
+        type: all ? "multichoiceset" : "multichoice",
+        body: `<single>false</single><shuffleanswers>false</shuffleanswers>${combined}${q.options.map((o) => answer(weight(o.id), o.text, o.feedback)).join("")}`,
+      };
+    }
+    case "true_false":
+      return {
+        type: "truefalse",
+        body: [true, false]
+          .map((v) => answer(v === q.correct ? 1 : 0, String(v), v === q.correct ? q.feedback.correct : q.feedback.incorrect))
+          .join(""),
+      };
+    case "short_text":
+      return {
+        type: "shortanswer",
+        body: `<usecase>${q.case_sensitive ? 1 : 0}</usecase>${q.accepted_answers.map((a) => answer(1, a, q.feedback.correct)).join("")}${q.feedback.incorrect ? answer(0, "*", q.feedback.incorrect) : ""}`,
+      };
+    case "numeric":
+      return {
+        type: "numerical",
+        body: `${answer(1, String(q.correct_value), q.feedback.correct, `<tolerance>${q.tolerance}</tolerance>`)}${q.feedback.incorrect ? answer(0, "*", q.feedback.incorrect, "<tolerance>0</tolerance>") : ""}`,
+      };
+    case "matching": {
+      const choice = new Map(q.choices.map((c) => [c.id, c.text]));
+      const used = new Set(Object.values(q.correct_matches));
+      const pairs = q.prompts.map(
+        (p) =>
+          `<subquestion format="plain_text">${text(p.text)}<answer>${text(choice.get(q.correct_matches[p.id] ?? ""))}</answer></subquestion>`,
+      );
+      const extra = q.choices
+        .filter((c) => !used.has(c.id))
+        .map((c) => `<subquestion format="plain_text">${text("")}<answer>${text(c.text)}</answer></subquestion>`);
+      return { type: "matching", body: `<shuffleanswers>true</shuffleanswers>${combined}${pairs.join("")}${extra.join("")}` };
+    }
+    case "ordering":
+      return {
+        type: "ordering",
+        body: `<layouttype>VERTICAL</layouttype><selecttype>ALL</selecttype><selectcount>0</selectcount><gradingtype>${q.scoring === "partial" ? "ABSOLUTE_POSITION" : "ALL_OR_NOTHING"}</gradingtype>${combined}${q.correct_order.map((id, i) => answer(i + 1, q.items.find((item) => item.id === id)?.text ?? "")).join("")}`,
+      };
+    case "essay":
+      return {
+        type: "essay",
+        body: `<responseformat>editor</responseformat><responserequired>1</responserequired><attachments>0</attachments>${q.max_words ? `<maxwordlimit>${q.max_words}</maxwordlimit><minwordlimit>0</minwordlimit>` : ""}${block("graderinfo", q.rubric)}`,
+      };
+    case "fill_in_blanks":
+      return undefined;
+  }
+}
+
+function question(q: QuizQuestion): string | undefined {
+  if (allOrNothingOfMany(q) && q.type !== "multiple_choice") return undefined;
+  const head = `<name>${text(q.title)}</name>`;
+  const common = `${block("generalfeedback", q.explanation)}<defaultgrade>${q.points}</defaultgrade><penalty>0</penalty><hidden>0</hidden>`;
+  const tags = q.tags?.length ? `<tags>${q.tags.map((t) => `<tag>${text(t)}</tag>`).join("")}</tags>` : "";
+  if (q.type === "fill_in_blanks") {
+    const byId = new Map(q.blanks.map((b) => [b.id, b]));
+    const marked = q.text.replace(/\{\{([^{}]*)\}\}/g, (_, id: string) => {
+      const b = byId.get(id);
+      return `{1:${b?.case_sensitive ? "SHORTANSWER_C" : "SHORTANSWER"}:${(b?.accepted_answers ?? []).map((a) => `=${cloze(a)}`).join("~")}}`;
+    });
+    return `<question type="cloze">${head}${block("questiontext", `${q.prompt}\n${marked}`)}${common}${tags}</question>`;
+  }
+  const fields = typeFields(q);
+  return (
+    fields && `<question type="${fields.type}">${head}${block("questiontext", q.prompt)}${common}${fields.body}${tags}</question>`
+  );
+}
+
+export function writeMoodleXml(quiz: QuizForExport, questions: QuizQuestion[]): ExportFile {
+  const skipped: string[] = [];
+  const out: string[] = [];
+  for (const q of questions) {
+    const xml = question(q);
+    if (xml) out.push(xml);
+    else skipped.push(q.id);
+  }
+  // "--" may not appear inside an XML comment.
+  const comment = (s: string) => `<!-- ${s.replace(/-{2,}/g, "-")} -->`;
+  const body = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    comment(quiz.title),
+    ...(skipped.length > 0 ? [comment(`Left out (Moodle XML cannot express them): ${skipped.join(", ")}`)] : []),
+    "<quiz>",
+    ...out,
+    "</quiz>",
+    "",
+  ].join("\n");
+  return { body, contentType: "application/xml", extension: "xml", skipped };
+}

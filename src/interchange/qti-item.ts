@@ -1,0 +1,190 @@
+/**
+ * One QTI assessment item (2.1, 2.2 or 3.0, names already in QTI 2 form) → a question. The
+ * interactions decide the type (§13's mapping); the correct response and mapping give the key;
+ * the item's response processing, run on probe responses, decides between "imported" and
+ * "approximated"; points are MAXSCORE, else SCORE's normal-maximum, else the correct response's score.
+ */
+
+import { finish, fromQtiId, skip } from "./check";
+import { type Losses, treeText } from "./content";
+import { buildQuestion } from "./qti-interactions";
+import { describeMismatch, firstMismatch, gradable } from "./qti-probe";
+import { type Declaration, declaration, type QtiValue, type Run, score, Unsupported } from "./qti-rp";
+import type { ImportedItem, QuestionInput } from "./types";
+import { child, descendants, elements, textOf, type XmlElement } from "./xml";
+
+const UNSUPPORTED = new Set([
+  "hotspotInteraction",
+  "graphicOrderInteraction",
+  "graphicAssociateInteraction",
+  "graphicGapMatchInteraction",
+  "selectPointInteraction",
+  "positionObjectInteraction",
+  "sliderInteraction",
+  "uploadInteraction",
+  "drawingInteraction",
+  "mediaInteraction",
+  "customInteraction",
+  "portableCustomInteraction",
+  "hottextInteraction",
+]);
+/** Content that is not part of the question's text: feedback, scorer-only blocks, templates. */
+const HIDDEN = new Set([
+  "feedbackInline",
+  "feedbackBlock",
+  "modalFeedback",
+  "rubricBlock",
+  "templateBlock",
+  "templateInline",
+  "endAttemptInteraction",
+  "stylesheet",
+  "printedVariable",
+]);
+
+export interface ItemContext {
+  /** The 1-based position, the source id when the item has no identifier. */
+  position: number;
+  tags?: string[];
+}
+
+export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
+  const source_id = item.attrs.identifier || String(ctx.position);
+  const title = item.attrs.title?.trim() || undefined;
+  const src = { source_id, title };
+  const body = child(item, "itemBody");
+  if (!body) return skip(src, "Skipped: the item has no body.");
+  const interactions = interactionsOf(body);
+  const unsupported = interactions.find((i) => UNSUPPORTED.has(i.name));
+  if (unsupported) return skip(src, `Skipped: an unsupported interaction (${unsupported.name}).`);
+  if (interactions.length === 0) return skip(src, "Skipped: a description without an answer (no interaction).");
+
+  const declarations = new Map<string, Declaration>(
+    elements(item, "responseDeclaration").map((d) => [d.attrs.identifier ?? "", declaration(d)]),
+  );
+  const losses: Losses = new Set();
+  const notes: string[] = [];
+  const built = buildQuestion(interactions, declarations, notes, losses);
+  if (typeof built === "string") return skip(src, `Skipped: ${built}.`);
+
+  // The question's text: the body without feedback and scorer-only content, interactions as `built` renders them.
+  const text = treeText(body.children, losses, (e) => (HIDDEN.has(e.name) ? "" : built.render(e)));
+  const feedback = feedbackOf(item, losses);
+  const q = built.question;
+  if (q.type === "fill_in_blanks") {
+    const lines = text.split("\n");
+    const first = lines.findIndex((l) => /\{\{[^{}]+\}\}/.test(l));
+    q.text = lines.slice(first).join("\n");
+    q.prompt = lines.slice(0, first).join("\n").trim() || title || "Fill in the blanks.";
+  } else q.prompt = text.replace(/\n*_____$/, "").trim() || text;
+  if (q.type === "essay") {
+    const rubric = descendants(body, "rubricBlock").find((r) => /scorer/.test(r.attrs.view ?? ""));
+    if (rubric) q.rubric = treeText(rubric.children, losses);
+  }
+  Object.assign(q, { title, tags: ctx.tags, ...feedback.question });
+  if ("options" in q) for (const o of q.options) o.feedback ??= feedback.options.get(o.id);
+
+  const rp = child(item, "responseProcessing");
+  if (q.type === "numeric") Object.assign(q, toleranceOf(rp, q.correct_value));
+  const outcomes = new Map(elements(item, "outcomeDeclaration").map((o) => [o.attrs.identifier ?? "", o]));
+  const declared = Number(
+    textOf(child(child(outcomes.get("MAXSCORE"), "defaultValue"), "value")) || outcomes.get("SCORE")?.attrs.normalMaximum || 0,
+  );
+  if (q.type === "essay") {
+    q.points = declared > 0 ? declared : 1;
+    return finish(src, q, [...notes, ...losses]);
+  }
+  if (!rp) notes.push("The item has no response processing: it is graded right or wrong against its correct response.");
+  // Every outcome starts at its declared default (SCORE at 0): processing may read MAXSCORE and the like.
+  const initial = () =>
+    new Map<string, QtiValue>([
+      ["SCORE", 0],
+      ...[...outcomes].map(([id, o]): [string, QtiValue] => {
+        const d = declaration(o);
+        return [id, d.defaultValue ?? (id === "SCORE" ? 0 : null)];
+      }),
+    ]);
+  const run = (response: unknown): number => {
+    const responses = built.toQti(response);
+    const state: Run = { declarations, responses, outcomes: initial() };
+    return score(rp, state);
+  };
+  try {
+    const max = run(built.correct);
+    q.points = declared > 0 ? declared : max > 0 ? max : 1;
+    if (max <= 0) notes.push("The source's processing gives its correct response no score; here it earns full points.");
+    else {
+      // Partial credit or all or nothing: whatever the source gives a partly right response.
+      if ("scoring" in q) {
+        const partly = partlyRight(q);
+        if (partly !== undefined) q.scoring = run(partly) > 0 ? "partial" : "all_or_nothing";
+      }
+      const mismatch = firstMismatch(gradable(q), (response) => run(response) / max);
+      if (mismatch) notes.push(describeMismatch(mismatch));
+    }
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
+    q.points = declared > 0 ? declared : 1;
+    notes.push(`Response processing not recognised (${error.message}): graded right or wrong against the correct response.`);
+  }
+  return finish(src, q, [...notes, ...losses]);
+}
+
+/** A response with some parts right and some wrong, when the question has several parts. */
+function partlyRight(q: QuestionInput): unknown {
+  switch (q.type) {
+    case "multiple_choice":
+      return q.correct_option_ids.length > 1 ? q.correct_option_ids.slice(0, 1) : undefined;
+    case "ordering":
+      return q.correct_order.length > 2 ? [...q.correct_order.slice(0, -2), ...q.correct_order.slice(-2).reverse()] : undefined;
+    case "matching": {
+      const [first, ...rest] = Object.keys(q.correct_matches);
+      return first !== undefined && rest.length > 0 ? { [first]: q.correct_matches[first] } : undefined;
+    }
+    case "fill_in_blanks": {
+      const [first, ...rest] = q.blanks;
+      return first && rest.length > 0 ? { [first.id]: first.accepted_answers[0] } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The tolerance of an `equal` in custom processing (absolute, or relative to the value), as a symmetric range. */
+function toleranceOf(rp: XmlElement | undefined, value: number): { correct_value: number; tolerance: number } {
+  const equal = rp ? descendants(rp, "equal").find((e) => e.attrs.toleranceMode && e.attrs.toleranceMode !== "exact") : undefined;
+  if (!equal) return { correct_value: value, tolerance: 0 };
+  const [t0 = 0, t1 = t0] = (equal.attrs.tolerance ?? "0").trim().split(/\s+/).map(Number);
+  const [low, high] =
+    equal.attrs.toleranceMode === "relative" ? [value * (1 - t0 / 100), value * (1 + t1 / 100)] : [value - t0, value + t1];
+  return { correct_value: (low + high) / 2, tolerance: Math.abs(high - low) / 2 };
+}
+
+function interactionsOf(e: XmlElement, out: XmlElement[] = []): XmlElement[] {
+  for (const c of elements(e)) {
+    if (c.name.endsWith("Interaction") && c.name !== "endAttemptInteraction") out.push(c);
+    else if (!HIDDEN.has(c.name)) interactionsOf(c, out);
+  }
+  return out;
+}
+
+/** Question feedback (modal feedback and feedback blocks by identifier) and per-option feedback. */
+function feedbackOf(item: XmlElement, losses: Losses) {
+  const question: { feedback?: { correct?: string; incorrect?: string }; explanation?: string } = {};
+  const options = new Map<string, string>();
+  const blocks = [...elements(item, "modalFeedback"), ...descendants(child(item, "itemBody") ?? item, "feedbackBlock")];
+  const fb: { correct?: string; incorrect?: string } = {};
+  for (const b of blocks) {
+    const id = b.attrs.identifier ?? "";
+    const text = treeText(b.children, losses);
+    if (/^(incorrect|wrong|false)/i.test(id)) fb.incorrect = text;
+    else if (/^(correct|right|true)$/i.test(id)) fb.correct = text;
+    else if (/explanation|solution/i.test(id)) question.explanation = text;
+    else options.set(fromQtiId(id, id), text);
+  }
+  for (const inline of descendants(child(item, "itemBody") ?? item, "feedbackInline")) {
+    const id = fromQtiId(inline.attrs.identifier, inline.attrs.identifier ?? "");
+    if (!options.has(id)) options.set(id, treeText(inline.children, losses));
+  }
+  if (fb.correct || fb.incorrect) question.feedback = fb;
+  return { question, options };
+}
