@@ -22,8 +22,11 @@ interface Req {
 interface RouteCase {
   /** The scope the route needs; null: any valid credential. */
   scope: Scope | null;
-  /** A request that succeeds for a credential with the scope; called afresh for each success. */
-  build: () => Promise<Req>;
+  /**
+   * A request that succeeds for a credential with the scope; called afresh for each success, with
+   * the headers it will be sent with (a webhook endpoint must be the caller's own).
+   */
+  build: (caller?: Presented) => Promise<Req>;
   /**
    * A route open to any credential whose answer depends on a scope the caller holds (a job is
    * visible to the scope that started it, 404 to others): the successful caller's scope.
@@ -67,8 +70,14 @@ const newClient = async (): Promise<string> => (await ok("/v1/oauth-clients", { 
 const newSubmission = async (quizId: string, userId: string): Promise<string> =>
   (await ok(`/v1/quizzes/${quizId}/submissions`, { user_id: userId })).id;
 
-const newEndpoint = async (): Promise<string> =>
-  (await ok("/v1/webhook-endpoints", { url: "https://hooks.example.com/quiz", events: ["quiz.created"] })).id;
+/** A webhook endpoint of the loopback receiver: the admin's, or the caller's (only its creator sees it). */
+const newEndpoint = async (caller?: Presented): Promise<string> => {
+  const body = { url: `${env.WEBHOOK_RECEIVER_URL}/hook/ok-matrix`, events: ["quiz.created"] };
+  if (!caller) return (await ok("/v1/webhook-endpoints", body)).id;
+  const res = await send("POST", { path: "/v1/webhook-endpoints", body }, caller);
+  expect(res.status, res.text).toBe(201);
+  return res.json.id;
+};
 const newJob = async (): Promise<string> => (await ok(`/v1/quizzes/${f.quiz.id}/regrade`, {})).id;
 /** The id of the newest event (every fixture records one). */
 const newestEvent = async (): Promise<string> => (await ok("/v1/events?limit=1")).events[0].id;
@@ -244,27 +253,30 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /v1/webhook-endpoints": { scope: "webhooks:write", build: get("/v1/webhook-endpoints") },
   "POST /v1/webhook-endpoints": {
     scope: "webhooks:write",
-    build: async () => ({ path: "/v1/webhook-endpoints", body: { url: "https://hooks.example.com/q", events: ["*"] } }),
+    build: async () => ({
+      path: "/v1/webhook-endpoints",
+      body: { url: `${env.WEBHOOK_RECEIVER_URL}/hook/ok-matrix`, events: ["*"] },
+    }),
   },
   "GET /v1/webhook-endpoints/:id": {
     scope: "webhooks:write",
-    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}` }),
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}` }),
   },
   "PATCH /v1/webhook-endpoints/:id": {
     scope: "webhooks:write",
-    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}`, body: { description: "renamed" } }),
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}`, body: { description: "renamed" } }),
   },
   "DELETE /v1/webhook-endpoints/:id": {
     scope: "webhooks:write",
-    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}` }),
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}` }),
   },
   "POST /v1/webhook-endpoints/:id/rotate-secret": {
     scope: "webhooks:write",
-    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}/rotate-secret` }),
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}/rotate-secret` }),
   },
   "GET /v1/webhook-endpoints/:id/deliveries": {
     scope: "webhooks:write",
-    build: async () => ({ path: `/v1/webhook-endpoints/${await newEndpoint()}/deliveries` }),
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}/deliveries` }),
   },
 };
 
@@ -424,7 +436,7 @@ describe.concurrent.each(Object.entries(ROUTES))("%s", { timeout: 20_000 }, (nam
       ["access token", bearer(tokens.get(route.holder ?? route.scope)!)],
     ];
     const answers = await Promise.all(
-      forms.map(async ([form, headers]) => ({ form, res: await send(method, await route.build(), headers) })),
+      forms.map(async ([form, headers]) => ({ form, res: await send(method, await route.build(headers), headers) })),
     );
     for (const { form, res } of answers) {
       expect(res.status, `${form}: ${res.text}`).toBeGreaterThanOrEqual(200);

@@ -2,37 +2,11 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { sealSecret } from "../src/events/secrets";
 import worker from "../src/index";
 import { newId } from "../src/lib/ids";
 import { call, expectProblem, seedApiKey } from "./helpers";
-
-// Deliveries go through the real local queue to the real HTTP receiver of test/webhook-receiver.ts
-// (WEBHOOK_RETRY_DELAYS_SECONDS is "1,1" in vitest.config.ts: three attempts, a second apart).
-
-const RECEIVER = env.WEBHOOK_RECEIVER_URL;
-let names = 0;
-/** A receiver path of the given behaviour, unique to the test. */
-const hook = (kind: string) => `${RECEIVER}/hook/${kind}-${Date.now().toString(36)}${names++}`;
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  at: number;
-}
-async function receivedAt(url: string): Promise<Received[]> {
-  const name = new URL(url).pathname.split("/")[2];
-  return (await fetch(`${RECEIVER}/received/${name}`)).json();
-}
-async function waitForRequests(url: string, count: number, timeout = 20_000): Promise<Received[]> {
-  return vi.waitFor(
-    async () => {
-      const list = await receivedAt(url);
-      if (list.length < count) throw new Error(`${list.length} of ${count} requests so far`);
-      return list;
-    },
-    { timeout, interval: 200 },
-  );
-}
+import { deliveries, eventually, hook, newUser, receivedAt, waitForRequests } from "./webhook-helpers";
 
 const made: string[] = [];
 async function createEndpoint(url: string, events: string[] = ["user.created"]) {
@@ -46,28 +20,6 @@ async function createEndpoint(url: string, events: string[] = ["user.created"]) 
 afterEach(async () => {
   for (const id of made.splice(0)) await call(`/v1/webhook-endpoints/${id}`, { method: "DELETE" });
 });
-
-/** vi.waitFor for queue work: deliveries take a second or more, retries several. */
-const eventually = <T>(check: () => Promise<T>, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 200 });
-
-const newUser = (name = "Webhook Learner") =>
-  call("/v1/users", { body: { name, email: `${crypto.randomUUID()}@example.com`, role: "student" } });
-
-async function deliveries(endpointId: string) {
-  const res = await call(`/v1/webhook-endpoints/${endpointId}/deliveries`);
-  expect(res.status).toBe(200);
-  return (
-    res.json.deliveries as {
-      attempt: number;
-      status: string;
-      response_status: number | null;
-      duration_ms: number;
-      error: string | null;
-      next_retry_at: string | null;
-      event_id: string;
-    }[]
-  ).sort((a, b) => a.attempt - b.attempt);
-}
 
 describe("webhook endpoints", () => {
   it("creates an endpoint with a whsec_ secret shown once, never again", async () => {
@@ -104,6 +56,39 @@ describe("webhook endpoints", () => {
       body: { url: "http://192.168.1.1/" },
     });
     expectProblem(patch, 400, "validation_failed");
+  });
+
+  it("names endpoints whe_… and delivery records whd_…, and reads a path id of the former we_ shape as the same endpoint", async () => {
+    const created = await createEndpoint(hook("ok"));
+    expect(created.id).toMatch(/^whe_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
+    await newUser();
+    await eventually(async () => expect((await deliveries(created.id)).map((d) => d.status)).toEqual(["succeeded"]));
+    const [record] = await deliveries(created.id);
+    expect(record!.id).toMatch(/^whd_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
+    expect(record!.endpoint_id).toBe(created.id);
+    const legacy = `we_${created.id.slice(4)}`;
+    const read = await call(`/v1/webhook-endpoints/${legacy}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.json.id).toBe(created.id);
+    expectProblem(await call(`/v1/webhook-endpoints/dlv_${created.id.slice(4)}`), 404);
+  });
+
+  it("an endpoint stored before its id was renamed (its secret sealed under the we_ id) still signs", async () => {
+    const ulid = newId("webhookEndpoint").slice(4);
+    const id = `whe_${ulid}`;
+    const url = hook("ok");
+    const secret = `whsec_${btoa("s".repeat(32))}`;
+    const now = new Date().toISOString();
+    await env.DB.prepare(
+      `INSERT INTO webhook_endpoints (id, url, description, events, enabled, secret_sealed, created_at, updated_at)
+       VALUES (?, ?, '', '["user.created"]', 1, ?, ?, ?)`,
+    )
+      .bind(id, url, await sealSecret(env, `we_${ulid}`, secret), now, now)
+      .run();
+    made.push(id);
+    await newUser();
+    const [request] = await waitForRequests(url, 1);
+    expect(() => new Webhook(secret).verify(request!.body, request!.headers)).not.toThrow();
   });
 
   it("refuses unknown event types", async () => {
@@ -170,8 +155,8 @@ describe("delivery", { timeout: 30_000 }, () => {
     await eventually(async () => {
       const list = await deliveries(endpoint.id);
       expect(list.map((d) => [d.attempt, d.status, d.response_status])).toEqual([
-        [1, "pending", 500],
-        [2, "pending", 500],
+        [1, "failed", 500],
+        [2, "failed", 500],
         [3, "succeeded", 200],
       ]);
       expect(list[0]!.next_retry_at).not.toBeNull();
@@ -186,10 +171,10 @@ describe("delivery", { timeout: 30_000 }, () => {
     await newUser();
     await waitForRequests(url, 3);
     await eventually(async () =>
-      expect((await deliveries(endpoint.id)).map((d) => [d.status, d.response_status])).toEqual([
-        ["pending", 302],
-        ["pending", 302],
-        ["failed", 302],
+      expect((await deliveries(endpoint.id)).map((d) => [d.status, d.response_status, d.next_retry_at !== null])).toEqual([
+        ["failed", 302, true],
+        ["failed", 302, true],
+        ["failed", 302, false],
       ]),
     );
     expect(await receivedAt(url.replace("/hook/redirect-", "/hook/ok-redirect-"))).toEqual([]);
@@ -245,7 +230,7 @@ describe("delivery", { timeout: 30_000 }, () => {
   }, 40_000);
 
   it("disables an endpoint that has failed every attempt for WEBHOOK_DISABLE_AFTER_SECONDS, with an event", async () => {
-    const url = hook("fail");
+    const url = `${hook("fail")}?token=receiver-secret`;
     const endpoint = await createEndpoint(url);
     const fourDaysAgo = new Date(Date.now() - 4 * 86_400_000).toISOString();
     await env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?").bind(fourDaysAgo, endpoint.id).run();
@@ -254,7 +239,13 @@ describe("delivery", { timeout: 30_000 }, () => {
     const read = await call(`/v1/webhook-endpoints/${endpoint.id}`);
     expect(read.json.disabled_at).not.toBeNull();
     const events = await call("/v1/events?type=webhook_endpoint.disabled");
-    expect(events.json.events.map((e: { data: { object: { id: string } } }) => e.data.object.id)).toContain(endpoint.id);
+    const event = (events.json.events as { data: { object: { id: string; url: string } } }[]).find(
+      (e) => e.data.object.id === endpoint.id,
+    );
+    // The event names the endpoint's origin only: its path and query may hold the receiver's token.
+    expect(event?.data.object.url).toBe(new URL(url).origin);
+    expect(JSON.stringify(event)).not.toContain("/hook/");
+    expect(JSON.stringify(event)).not.toContain("receiver-secret");
     // Disabled: no further attempt.
     const before = (await receivedAt(url)).length;
     await newUser();
@@ -273,10 +264,10 @@ describe("delivery", { timeout: 30_000 }, () => {
     const id = first!.headers["webhook-id"]!;
     const res = await call(`/v1/events/${id}/redeliver`, { body: { endpoint_id: endpoint.id } });
     expect(res.status).toBe(202);
-    expect(res.json).toEqual({ event_id: id, endpoint_ids: [endpoint.id] });
+    expect(res.json).toEqual({ event_id: id, redelivery: 1, endpoint_ids: [endpoint.id] });
     const [, second] = await waitForRequests(url, 2);
     expect(second!.headers["webhook-id"]).toBe(id);
-    expectProblem(await call(`/v1/events/${id}/redeliver`, { body: { endpoint_id: "we_01kamz3f7c9n0p8s6e5vwx2y4r" } }), 404);
+    expectProblem(await call(`/v1/events/${id}/redeliver`, { body: { endpoint_id: "whe_01kamz3f7c9n0p8s6e5vwx2y4r" } }), 404);
     expectProblem(await call("/v1/events/evt_01kamz3f7c9n0p8s6e5vwx2y4r/redeliver", { body: {} }), 404);
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Events (the transactional outbox) and webhooks. Timestamps as in schema.ts.
 
@@ -44,19 +44,31 @@ export const webhookEndpoints = sqliteTable("webhook_endpoints", {
   /** Start of the current run of failed attempts; null after a success. */
   failingSince: text("failing_since"),
   disabledAt: text("disabled_at"),
+  /**
+   * The credential that created it: an API key's id (its rotation successors inherit it) or an
+   * OAuth client's id. Only it, or admin, sees and changes the endpoint; null (endpoints made
+   * before owners were recorded): admin only.
+   */
+  createdBy: text("created_by"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });
 
-/** One row per delivery attempt of an event to an endpoint. */
+/**
+ * One row per attempt of an event to an endpoint, unique per (event, endpoint, redelivery,
+ * attempt): the row is inserted `pending` to claim the attempt before it is sent, so a message the
+ * queue hands over twice is sent and recorded once. `redelivery` is 0 for the event's own delivery
+ * and n for its n-th redelivery (event_redeliveries), each with attempts from 1.
+ */
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
     eventId: text("event_id").notNull(),
     endpointId: text("endpoint_id").notNull(),
+    redelivery: integer("redelivery").notNull().default(0),
     attempt: integer("attempt").notNull(),
-    /** succeeded; pending (failed, and next_retry_at says when the next attempt is due); failed (the last). */
+    /** pending: claimed and under way; succeeded; failed (next_retry_at says when the next attempt is due, null when none follows). */
     status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
     responseStatus: integer("response_status"),
     durationMs: integer("duration_ms").notNull(),
@@ -64,5 +76,22 @@ export const webhookDeliveries = sqliteTable(
     nextRetryAt: text("next_retry_at"),
     createdAt: text("created_at").notNull(),
   },
-  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id), index("webhook_deliveries_event_idx").on(t.eventId)],
+  (t) => [
+    uniqueIndex("webhook_deliveries_attempt_idx").on(t.eventId, t.endpointId, t.redelivery, t.attempt),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id),
+    // Claims the sweep finds unfinished (the attempt's worker died): few rows, the in-flight ones.
+    index("webhook_deliveries_pending_idx").on(t.createdAt).where(sql`status = 'pending'`),
+  ],
+);
+
+/** One row per redelivery of an event (POST /v1/events/{id}/redeliver): its number, and the hourly limit's clock. */
+export const eventRedeliveries = sqliteTable(
+  "event_redeliveries",
+  {
+    eventId: text("event_id").notNull(),
+    /** 1 for the event's first redelivery, 2 for the next, … */
+    redelivery: integer("redelivery").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.redelivery] })],
 );

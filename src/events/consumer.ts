@@ -47,14 +47,15 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, work: 
 }
 
 /**
- * The dead-letter queue: deliveries whose last attempt failed (their record says so already),
- * and messages the consumer failed on max_retries times. Each is logged for the operators; a
- * job's fails the job.
+ * The dead-letter queue: deliveries whose last attempt failed (their record says so already:
+ * logged as information), and messages the consumer failed on max_retries times (a warning for
+ * the operators). A job's fails the job.
  */
 async function deadLetters(batch: MessageBatch<unknown>, env: Env, db: Database, work: QueueWork): Promise<void> {
   for (const message of batch.messages) {
     const body = message.body as DeadLetter | EventsMessage;
-    logger(env).warn("dead letter", { queue: batch.queue, ...body });
+    if (body.kind === "dead") logger(env).info("delivery failed its last attempt", { queue: batch.queue, ...body });
+    else logger(env).warn("dead letter", { queue: batch.queue, ...body });
     // A job whose step failed on every retry: failed, with the quiz's figures left exact.
     if (body.kind === "job") await work.jobFailed(db, body.job_id);
     message.ack();

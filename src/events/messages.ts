@@ -3,13 +3,14 @@ import { logger } from "../lib/log";
 /**
  * What travels on the events queue: ids only (the queue holds no event data, no secret).
  * `event`: fan a recorded event out to the endpoints subscribed to its type.
- * `delivery`: one attempt of one event to one endpoint; `not_before` (ms) when the wait before it
- * is longer than the queue's longest delay (12 h), so it is waited for in hops.
+ * `delivery`: one attempt of one event to one endpoint, in the event's own delivery (`redelivery`
+ * 0 or absent) or its n-th redelivery; `not_before` (ms) when the wait before it is longer than
+ * the queue's longest delay (12 h), so it is waited for in hops.
  * `deadline`: open submissions past their deadline, to grade (the cron finds them).
  */
 export type EventsMessage =
   | { kind: "event"; event_id: string }
-  | { kind: "delivery"; event_id: string; endpoint_id: string; attempt: number; not_before?: number }
+  | { kind: "delivery"; event_id: string; endpoint_id: string; redelivery?: number; attempt: number; not_before?: number }
   | { kind: "deadline"; submission_ids: string[] }
   | JobMessage;
 
@@ -24,6 +25,7 @@ export interface DeadLetter {
   kind: "dead";
   event_id: string;
   endpoint_id: string;
+  redelivery: number;
   attempts: number;
 }
 

@@ -1,4 +1,5 @@
 import { ApiError } from "../lib/errors";
+import { legacyId } from "../lib/ids";
 import { fromBase64, toBase64 } from "./signature";
 
 /**
@@ -44,6 +45,17 @@ export async function sealSecret(env: Partial<Env>, endpointId: string, secret: 
 }
 
 export async function openSecret(env: Partial<Env>, endpointId: string, sealed: string): Promise<string> {
+  try {
+    return await open(env, endpointId, sealed);
+  } catch (error) {
+    // Sealed before migration 0007 renamed the endpoint (we_… to whe_…, the same ULID): bound to the old id.
+    const legacy = legacyId("webhookEndpoint", endpointId);
+    if (legacy === undefined) throw error;
+    return open(env, legacy, sealed);
+  }
+}
+
+async function open(env: Partial<Env>, endpointId: string, sealed: string): Promise<string> {
   const [version, iv, data] = sealed.split(".");
   if (version !== SEALED_VERSION || !iv || !data) throw new Error(`sealed secret of endpoint ${endpointId} is malformed`);
   const plain = await crypto.subtle.decrypt(

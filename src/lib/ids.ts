@@ -10,11 +10,17 @@ export const ID_PREFIX = {
   apiKey: "key",
   oauthClient: "cli",
   event: "evt",
-  webhookEndpoint: "we",
-  delivery: "dlv",
+  webhookEndpoint: "whe",
+  delivery: "whd",
   job: "job",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
+
+/**
+ * Prefixes some kinds had before (`we_`, `dlv_`): migration 0007 renamed every stored id, and a
+ * path or body still naming one the old way is read as the same resource (idParam).
+ */
+const LEGACY_PREFIX: Partial<Record<IdKind, string>> = { webhookEndpoint: "we", delivery: "dlv" };
 
 // Monotonic within an isolate: two ids made in the same millisecond still sort in creation order.
 const ulid = monotonicFactory();
@@ -38,6 +44,33 @@ const patterns = Object.fromEntries(
 
 export function isId(kind: IdKind, value: string): boolean {
   return patterns[kind].test(value);
+}
+
+/** `value` with its kind's legacy prefix replaced by the current one; anything else as it is. */
+export function canonicalId(kind: IdKind, value: string): string {
+  const legacy = LEGACY_PREFIX[kind];
+  return legacy !== undefined && value.startsWith(`${legacy}_`) ? `${ID_PREFIX[kind]}_${value.slice(legacy.length + 1)}` : value;
+}
+
+/** The id a resource had under its kind's legacy prefix, if the kind had one. */
+export function legacyId(kind: IdKind, value: string): string | undefined {
+  const legacy = LEGACY_PREFIX[kind];
+  return legacy !== undefined && isId(kind, value) ? `${legacy}_${value.slice(ID_PREFIX[kind].length + 1)}` : undefined;
+}
+
+/** An id in a path or request body: also accepted under its kind's legacy prefix, and read as the current id. */
+export function idParam(kind: IdKind) {
+  const legacy = LEGACY_PREFIX[kind];
+  if (legacy === undefined) return idSchema(kind);
+  return z
+    .string()
+    .transform((value) => canonicalId(kind, value))
+    .pipe(idSchema(kind))
+    .openapi({
+      pattern: `^(?:${ID_PREFIX[kind]}|${legacy})_${ULID_BODY}$`,
+      maxLength: ID_PREFIX[kind].length + 1 + 26,
+      example: `${ID_PREFIX[kind]}_01kamz3f7c9n0p8s6e5vwx2y4r`,
+    });
 }
 
 /** A string schema for ids of one kind, with an example for the OpenAPI document. */

@@ -200,6 +200,13 @@ export const PROBLEMS = {
     todo: "Wait the seconds Retry-After names; watch the RateLimit header to pace requests.",
     detail: "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
   },
+  redelivery_limited: {
+    status: 429,
+    title: "Redelivery limited",
+    means: "The event was redelivered 5 times within the last hour (by any caller): the most one event allows.",
+    todo: "Wait the seconds Retry-After names, then redeliver once more; deliveries still under way keep retrying on their own.",
+    detail: "At most 5 redeliveries of an event per hour; retry after 1234 s.",
+  },
   quiz_not_available: {
     status: 409,
     title: "Quiz not available",
@@ -236,6 +243,14 @@ export const PROBLEMS = {
     means: "The deployment already has the most webhook endpoints it allows (100).",
     todo: "Delete an endpoint you no longer use, or subscribe one endpoint to several event types.",
     detail: "At most 100 webhook endpoints; delete one before creating another.",
+  },
+  endpoint_not_subscribed: {
+    status: 409,
+    title: "Endpoint not subscribed",
+    means:
+      "A redelivery goes only to an enabled endpoint subscribed to the event's type; the endpoint named is disabled or not subscribed.",
+    todo: "Enable the endpoint or add the type to its events (PATCH /v1/webhook-endpoints/{id}), then redeliver.",
+    detail: "The endpoint is disabled or not subscribed to user.created; enable it or subscribe it to the type first.",
   },
   webhooks_not_configured: {
     status: 503,

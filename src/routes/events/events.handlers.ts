@@ -1,3 +1,5 @@
+import { viewerOf } from "../../events/endpoints";
+import { ApiError } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
 import type * as routes from "./events.routes";
@@ -16,5 +18,7 @@ export const getEvent: AppRouteHandler<typeof routes.getEvent> = async (c) =>
 export const redeliverEvent: AppRouteHandler<typeof routes.redeliverEvent> = async (c) => {
   // The body is optional: without one there is nothing validated.
   const endpointId = (c.req.valid("json") as { endpoint_id?: string } | undefined)?.endpoint_id;
-  return c.json(await service.redeliver(c.env, c.var.db, c.req.valid("param").id, endpointId), 202);
+  const credential = c.get("credential");
+  if (!credential) throw new ApiError(401, "unauthorized", "No credential.");
+  return c.json(await service.redeliver(c.env, c.var.db, viewerOf(credential), c.req.valid("param").id, endpointId), 202);
 };

@@ -41,13 +41,13 @@ export const redeliverEvent = defineRoute({
   ...scoped("webhooks:write"),
   summary: "Deliver an event again",
   description:
-    "Queues a fresh delivery of the event (same `webhook-id`, a fresh retry schedule) to one endpoint, or without `endpoint_id` to every enabled endpoint subscribed to its type. The body is optional. An unknown event or endpoint → 404.",
+    "Queues a fresh delivery of the event (same `webhook-id`, a fresh retry schedule, attempts recorded under this redelivery's number) to one endpoint, or without `endpoint_id` to every enabled endpoint subscribed to its type; each endpoint once, and only the caller's own endpoints (admin: any). The body is optional. An unknown event, or an endpoint that is unknown or not the caller's → 404; a disabled or unsubscribed endpoint → 409 endpoint_not_subscribed; more than 5 redeliveries of one event within an hour → 429 redelivery_limited, with Retry-After.",
   request: {
     params: Params,
     body: { required: false, content: { "application/json": { schema: Redeliver } } },
   },
   responses: {
     202: jsonResponse(Redelivery, "The deliveries are queued."),
-    ...errorResponses(...BODY_ERRORS, 404, ...COMMON_ERRORS),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EVENT_TYPES } from "../../domain/events";
-import { idSchema } from "../../lib/ids";
+import { idParam, idSchema } from "../../lib/ids";
 import { nextCursorSchema } from "../../lib/pagination";
 
 export const EventType = z.enum(EVENT_TYPES).openapi("EventType", { description: "What changed.", example: "submission.graded" });
@@ -42,15 +42,21 @@ export const EventPage = z.object({ events: z.array(Event), next_cursor: nextCur
 
 export const Redeliver = z
   .strictObject({
-    endpoint_id: idSchema("webhookEndpoint")
-      .optional()
-      .openapi({ description: "Only to this endpoint; without it, to every enabled endpoint subscribed to the event's type." }),
+    endpoint_id: idParam("webhookEndpoint").optional().openapi({
+      description:
+        "Only to this endpoint (one of the caller's, enabled and subscribed to the event's type); without it, to every such endpoint of the caller's.",
+    }),
   })
   .openapi("Redeliver", { example: {} });
 
 export const Redelivery = z
   .object({
     event_id: idSchema("event"),
+    redelivery: z.number().int().min(1).nullable().openapi({
+      description:
+        "This redelivery's number (1 for the event's first): the `redelivery` of its delivery records. null when no endpoint was to be delivered to (not counted).",
+      example: 1,
+    }),
     endpoint_ids: z.array(idSchema("webhookEndpoint")).openapi({ description: "The endpoints a fresh delivery was queued for." }),
   })
   .openapi("Redelivery");

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
-import { idSchema } from "../../lib/ids";
+import { idParam } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { pageQuery } from "../../lib/pagination";
 import {
@@ -14,7 +14,10 @@ import {
 } from "./webhook-endpoints.schemas";
 
 const tags = ["Webhooks"];
-const Params = z.object({ id: idSchema("webhookEndpoint") });
+// The former prefix (we_…) still names the same endpoint.
+const Params = z.object({ id: idParam("webhookEndpoint") });
+/** Said of every operation on one endpoint. */
+const OWNED = "Only the credential that created the endpoint (or admin) sees it; to any other it does not exist (404).";
 
 export const listWebhookEndpoints = defineRoute({
   operationId: "listWebhookEndpoints",
@@ -23,7 +26,8 @@ export const listWebhookEndpoints = defineRoute({
   tags,
   ...scoped("webhooks:write"),
   summary: "List webhook endpoints",
-  description: "Oldest first, never their secrets. Pass `next_cursor` back as `cursor` until it is null.",
+  description:
+    "The endpoints this credential created (an API key's include those of the keys it was rotated from; admin sees every endpoint), oldest first, never their secrets. Pass `next_cursor` back as `cursor` until it is null.",
   request: { query: z.strictObject(pageQuery("webhookEndpoint")) },
   responses: { 200: jsonResponse(WebhookEndpointPage, "A page of endpoints."), ...errorResponses(400, ...COMMON_ERRORS) },
 });
@@ -36,7 +40,7 @@ export const createWebhookEndpoint = defineRoute({
   ...scoped("webhooks:write"),
   summary: "Create a webhook endpoint; its secret is shown once",
   description:
-    "Events of the subscribed types are POSTed to `url`, signed per Standard Webhooks with the `secret` this answer shows once. An unsafe URL → 400; more than 100 endpoints → 409.",
+    "Events of the subscribed types are POSTed to `url`, signed per Standard Webhooks with the `secret` this answer shows once. The endpoint belongs to the calling credential: only it and admin see or change it. An unsafe URL → 400; more than 100 endpoints → 409.",
   request: jsonBody(WebhookEndpointCreate),
   responses: {
     201: jsonResponse(WebhookEndpointWithSecret, "The endpoint, with its signing secret shown this once."),
@@ -51,7 +55,7 @@ export const getWebhookEndpoint = defineRoute({
   tags,
   ...scoped("webhooks:write"),
   summary: "Get a webhook endpoint",
-  description: "The endpoint, never its secret.",
+  description: `The endpoint, never its secret. ${OWNED}`,
   request: { params: Params },
   responses: { 200: jsonResponse(WebhookEndpoint, "The endpoint."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
@@ -63,7 +67,7 @@ export const updateWebhookEndpoint = defineRoute({
   tags,
   ...scoped("webhooks:write"),
   summary: "Update a webhook endpoint",
-  description: "Sets the fields sent. `enabled: true` re-enables an endpoint disabled after failing, with a fresh failure clock.",
+  description: `Sets the fields sent. \`enabled: true\` re-enables an endpoint disabled after failing, with a fresh failure clock. ${OWNED}`,
   request: { params: Params, ...jsonBody(WebhookEndpointPatch) },
   responses: {
     200: jsonResponse(WebhookEndpoint, "The endpoint as updated."),
@@ -78,7 +82,7 @@ export const deleteWebhookEndpoint = defineRoute({
   tags,
   ...scoped("webhooks:write"),
   summary: "Delete a webhook endpoint",
-  description: "Deletes the endpoint and its delivery records; deliveries already queued are dropped.",
+  description: `Deletes the endpoint and its delivery records; deliveries already queued are dropped. ${OWNED}`,
   request: { params: Params },
   responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
 });
@@ -90,8 +94,7 @@ export const rotateWebhookSecret = defineRoute({
   tags,
   ...scoped("webhooks:write"),
   summary: "Rotate an endpoint's signing secret",
-  description:
-    "Makes a new secret, shown once; the old one keeps signing beside it (two signatures in `webhook-signature`) for `grace_seconds` (default 86400). At most two secrets live: rotating again ends the previous grace. The body is optional.",
+  description: `Makes a new secret, shown once; the old one keeps signing beside it (two signatures in \`webhook-signature\`) for \`grace_seconds\` (default 86400). At most two secrets live: rotating again ends the previous grace. The body is optional. ${OWNED}`,
   request: {
     params: Params,
     body: { required: false, content: { "application/json": { schema: SecretRotate } } },
@@ -109,8 +112,7 @@ export const listDeliveries = defineRoute({
   tags,
   ...scoped("webhooks:write"),
   summary: "List an endpoint's delivery attempts, newest first",
-  description:
-    "One record per attempt: its status, the receiver's HTTP status, how long it took, the error, and when the next attempt is due. Kept 30 days.",
+  description: `One record per attempt — per (event, redelivery, attempt), however often the queue hands a message over: its status, the receiver's HTTP status, how long it took, the error, and when the next attempt is due. Kept 30 days. ${OWNED}`,
   request: { params: Params, query: z.strictObject(pageQuery("delivery")) },
   responses: { 200: jsonResponse(DeliveryPage, "A page of delivery attempts."), ...errorResponses(400, 404, ...COMMON_ERRORS) },
 });

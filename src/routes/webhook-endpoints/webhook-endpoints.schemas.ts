@@ -87,10 +87,15 @@ const Delivery = z
     id: idSchema("delivery"),
     event_id: idSchema("event"),
     endpoint_id: idSchema("webhookEndpoint"),
-    attempt: z.number().int().min(1),
+    redelivery: z.number().int().min(0).openapi({
+      description:
+        "0 for the event's own delivery; n for its n-th redelivery (POST /v1/events/{id}/redeliver), whose attempts count from 1 again.",
+      example: 0,
+    }),
+    attempt: z.number().int().min(1).openapi({ description: "From 1 within the delivery or redelivery.", example: 1 }),
     status: z.enum(["pending", "succeeded", "failed"]).openapi({
       description:
-        "succeeded: a 2xx within 10 s; pending: failed, and another attempt follows at next_retry_at; failed: the last attempt failed.",
+        "pending: the attempt is under way; succeeded: a 2xx within 10 s; failed: anything else (another attempt follows at next_retry_at, unless it is null).",
     }),
     response_status: z.number().int().nullable(),
     duration_ms: z.number().int(),
@@ -98,7 +103,11 @@ const Delivery = z
       .string()
       .nullable()
       .openapi({ description: "Why it failed (at most 1 KiB): the answer's beginning, or what went wrong." }),
-    next_retry_at: z.string().datetime().nullable(),
+    next_retry_at: z
+      .string()
+      .datetime()
+      .nullable()
+      .openapi({ description: "When the next attempt is due after this failed one; null when none follows." }),
     created_at: z.string().datetime(),
   })
   .openapi("WebhookDelivery");

@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, gt, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/events-schema";
 import { judgeWebhookUrl } from "../../domain/webhook-url";
 import type { Database } from "../../env";
-import { serializeEndpoint } from "../../events/endpoints";
+import { serializeEndpoint, type Viewer, visibleTo } from "../../events/endpoints";
 import { sealSecret } from "../../events/secrets";
 import { newSigningSecret } from "../../events/signature";
 import { forgetSubscriptions } from "../../events/subscribers";
@@ -27,6 +27,7 @@ function safeUrl(env: Env, url: string): string {
 export async function createEndpoint(
   env: Env,
   db: Database,
+  viewer: Viewer,
   input: { url: string; events: string[]; description: string; enabled: boolean },
 ) {
   const url = safeUrl(env, input.url);
@@ -47,6 +48,7 @@ export async function createEndpoint(
     previousSecretExpiresAt: null,
     failingSince: null,
     disabledAt: null,
+    createdBy: viewer.id,
     createdAt: now,
     updatedAt: now,
   };
@@ -56,29 +58,30 @@ export async function createEndpoint(
   return { ...serializeEndpoint(row), secret };
 }
 
-export async function listEndpoints(db: Database, after: string | undefined, limit: number) {
+/** The endpoints the viewer created (admin: all of them), oldest first. */
+export async function listEndpoints(db: Database, viewer: Viewer, after: string | undefined, limit: number) {
   const rows = await db
     .select()
     .from(webhookEndpoints)
-    .where(after === undefined ? undefined : gt(webhookEndpoints.id, after))
+    .where(and(visibleTo(viewer), after === undefined ? undefined : gt(webhookEndpoints.id, after)))
     .orderBy(asc(webhookEndpoints.id))
     .limit(limit + 1);
   return rows.map(serializeEndpoint);
 }
 
-async function endpointRow(db: Database, id: string): Promise<EndpointRow> {
-  const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
-  if (!row) throw notFound("Webhook endpoint");
-  return row;
-}
+/** Only the endpoint's creator and admin find it; to anyone else it does not exist (404). */
+const visible = (viewer: Viewer, id: string) => and(eq(webhookEndpoints.id, id), visibleTo(viewer));
 
-export async function getEndpoint(db: Database, id: string) {
-  return serializeEndpoint(await endpointRow(db, id));
+export async function getEndpoint(db: Database, viewer: Viewer, id: string) {
+  const [row] = await db.select().from(webhookEndpoints).where(visible(viewer, id));
+  if (!row) throw notFound("Webhook endpoint");
+  return serializeEndpoint(row);
 }
 
 export async function updateEndpoint(
   env: Env,
   db: Database,
+  viewer: Viewer,
   id: string,
   patch: { url?: string; events?: string[]; description?: string; enabled?: boolean },
 ) {
@@ -94,17 +97,25 @@ export async function updateEndpoint(
       ...(patch.enabled === true ? { failingSince: null, disabledAt: null } : {}),
       updatedAt: isoNow(),
     })
-    .where(eq(webhookEndpoints.id, id))
+    .where(visible(viewer, id))
     .returning();
   if (!row) throw notFound("Webhook endpoint");
   forgetSubscriptions(db);
   return serializeEndpoint(row);
 }
 
-export async function deleteEndpoint(db: Database, id: string) {
+export async function deleteEndpoint(db: Database, viewer: Viewer, id: string) {
   const [deleted] = await db.batch([
-    db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id }),
-    db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
+    db.delete(webhookEndpoints).where(visible(viewer, id)).returning({ id: webhookEndpoints.id }),
+    // Only if the endpoint went: another's deliveries stay.
+    db
+      .delete(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, id),
+          sql`NOT EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${id})`,
+        ),
+      ),
   ]);
   if (deleted.length === 0) throw notFound("Webhook endpoint");
   forgetSubscriptions(db);
@@ -115,7 +126,7 @@ export async function deleteEndpoint(db: Database, id: string) {
  * One statement: of two racing rotations each keeps a consistent pair (the later one's previous
  * is the earlier one's new secret).
  */
-export async function rotateSecret(env: Env, db: Database, id: string, graceSeconds: number) {
+export async function rotateSecret(env: Env, db: Database, viewer: Viewer, id: string, graceSeconds: number) {
   const secret = newSigningSecret();
   const sealed = await sealSecret(env, id, secret);
   const now = Date.now();
@@ -127,7 +138,7 @@ export async function rotateSecret(env: Env, db: Database, id: string, graceSeco
       secretSealed: sealed,
       updatedAt: isoNow(now),
     })
-    .where(eq(webhookEndpoints.id, id))
+    .where(visible(viewer, id))
     .returning();
   if (!row) throw notFound("Webhook endpoint");
   return { ...serializeEndpoint(row), secret };
@@ -138,6 +149,7 @@ function serializeDelivery(row: DeliveryRow) {
     id: row.id,
     event_id: row.eventId,
     endpoint_id: row.endpointId,
+    redelivery: row.redelivery,
     attempt: row.attempt,
     status: row.status,
     response_status: row.responseStatus,
@@ -148,9 +160,15 @@ function serializeDelivery(row: DeliveryRow) {
   };
 }
 
-export async function listDeliveries(db: Database, endpointId: string, before: string | undefined, limit: number) {
+export async function listDeliveries(
+  db: Database,
+  viewer: Viewer,
+  endpointId: string,
+  before: string | undefined,
+  limit: number,
+) {
   const [endpoints, rows] = await db.batch([
-    db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)),
+    db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(visible(viewer, endpointId)),
     db
       .select()
       .from(webhookDeliveries)
