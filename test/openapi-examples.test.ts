@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, seedApiKey } from "./helpers";
 
@@ -27,6 +28,11 @@ interface Fixtures {
 }
 
 let serial = 0;
+
+/** Where the fixtures' and the examples' webhook endpoints point: the loopback receiver, which answers 200. */
+const RECEIVER_HOOK = `${env.WEBHOOK_RECEIVER_URL}/hook/ok-examples`;
+/** The documentation's example receiver, which resolves nowhere. */
+const EXAMPLE_HOOK = /^https:\/\/hooks\.example\.com\//;
 
 async function created(path: string, body: unknown) {
   const res = await call(path, { body });
@@ -61,7 +67,7 @@ async function makeFixtures(): Promise<Fixtures> {
     body: { grant_type: "client_credentials" },
   });
   expect(token.status, token.text).toBe(200);
-  const endpoint = await created("/v1/webhook-endpoints", { url: "https://hooks.example.com/fixture", events: ["*"] });
+  const endpoint = await created("/v1/webhook-endpoints", { url: RECEIVER_HOOK, events: ["*"] });
   const essayQuiz = await created("/v1/quizzes", {
     title: `Fixture essay ${n}`,
     questions: [{ type: "essay", prompt: "Why?", points: 10 }],
@@ -117,6 +123,7 @@ function substitute(value: unknown, f: Fixtures): unknown {
     const id = EXAMPLE_ID.exec(value);
     if (id) return f[id[1] as "quiz" | "qst" | "user" | "sub" | "key" | "cli" | "evt" | "we"];
     if (value.startsWith("qz_at_")) return f.accessToken;
+    if (EXAMPLE_HOOK.test(value)) return RECEIVER_HOOK;
   }
   return value;
 }
