@@ -43,16 +43,21 @@ function listOf(choices: XmlElement[], losses: Losses, fresh: (i: number) => str
   return { options, ours: (q: string) => toOurs.get(q) ?? q, qti: (o: string) => toQti.get(o) ?? o };
 }
 
+/**
+ * `blanksClass`: the item body says it is a fill-in-the-blanks (class "fill-in-blanks", as the
+ * service writes one), so even a single text entry is a blank rather than a short answer.
+ */
 export function buildQuestion(
   interactions: XmlElement[],
   declarations: Map<string, Declaration>,
   notes: string[],
   losses: Losses,
+  blanksClass = false,
 ): Built | string {
   const [first] = interactions;
   if (!first) return "no interaction";
   const allInline = interactions.every((i) => INLINE.has(i.name));
-  if (allInline && (interactions.length > 1 || first.name === "inlineChoiceInteraction"))
+  if (allInline && (interactions.length > 1 || blanksClass || first.name === "inlineChoiceInteraction"))
     return blanks(interactions, declarations, notes, losses);
   if (interactions.length > 1)
     return `several interactions in one item (${[...new Set(interactions.map((i) => i.name))].join(", ")})`;

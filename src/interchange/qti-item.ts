@@ -63,7 +63,8 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
   );
   const losses: Losses = new Set();
   const notes: string[] = [];
-  const built = buildQuestion(interactions, declarations, notes, losses);
+  const blanksClass = (body.attrs.class ?? "").split(/\s+/).includes("fill-in-blanks");
+  const built = buildQuestion(interactions, declarations, notes, losses, blanksClass);
   if (typeof built === "string") return skip(src, `Skipped: ${built}.`);
 
   // The question's text: the body without feedback and scorer-only content, interactions as `built` renders them.
@@ -154,6 +155,7 @@ function toleranceOf(rp: XmlElement | undefined, value: number): { correct_value
   const equal = rp ? descendants(rp, "equal").find((e) => e.attrs.toleranceMode && e.attrs.toleranceMode !== "exact") : undefined;
   if (!equal) return { correct_value: value, tolerance: 0 };
   const [t0 = 0, t1 = t0] = (equal.attrs.tolerance ?? "0").trim().split(/\s+/).map(Number);
+  if (equal.attrs.toleranceMode === "absolute" && t0 === t1) return { correct_value: value, tolerance: t0 };
   const [low, high] =
     equal.attrs.toleranceMode === "relative" ? [value * (1 - t0 / 100), value * (1 + t1 / 100)] : [value - t0, value + t1];
   return { correct_value: (low + high) / 2, tolerance: Math.abs(high - low) / 2 };

@@ -16,6 +16,7 @@ import { writeZip } from "./zip";
 /** An identifier QTI accepts (an NCName): ids starting with a digit or "-" get a leading "_" (the reader drops it). */
 export const qtiId = (id: string) => (/^[A-Za-z_]/.test(id) ? id : `_${id}`);
 const n = (x: number) => String(x);
+export const FILL_IN_BLANKS_CLASS = "fill-in-blanks";
 
 export function writeQtiPackage(version: QtiVersion, quiz: QuizForExport, questions: QuizQuestion[]): ExportFile {
   const q3 = qtiNames(version);
@@ -243,6 +244,7 @@ function item(x: Names, q: QuizQuestion): string {
   return x.document(
     "assessmentItem",
     { identifier: qtiId(q.id), title: q.title ?? "", adaptive: "false", timeDependent: "false" },
-    `${decls.join("")}${outcome}${x.el("itemBody", {}, `${prompt}${body}`)}${rp}${modal}`,
+    // The class tells a one-blank fill-in-the-blanks from a short answer (one text entry) when read back.
+    `${decls.join("")}${outcome}${x.el("itemBody", q.type === "fill_in_blanks" ? { class: FILL_IN_BLANKS_CLASS } : {}, `${prompt}${body}`)}${rp}${modal}`,
   );
 }
