@@ -1,0 +1,79 @@
+// Every item of a list, page after page. Each list answers `{ <plural name>: [...], next_cursor }`
+// (the API's conventions): the cursor goes back as `?cursor=` until it is null.
+import type { Client } from "openapi-fetch";
+import type { paths } from "../schema.js";
+import { QuizApiError } from "./errors.js";
+
+type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : never;
+type OkBody<Op> = Op extends { responses: { 200: infer R } } ? JsonBody<R> : never;
+type GetOf<P extends keyof paths> = paths[P] extends { get: infer Op } ? Op : never;
+
+/** The paths whose GET answers a page: `/v1/quizzes`, `/v1/quizzes/{id}/submissions`, … */
+export type ListPath = {
+  [P in keyof paths]: OkBody<GetOf<P>> extends { next_cursor: string | null } ? P : never;
+}[keyof paths];
+
+/** A page of the list at P, as the API sends it. */
+export type ListPage<P extends ListPath> = OkBody<GetOf<P>>;
+
+type ItemsKey<B> = { [K in keyof B]: K extends "next_cursor" ? never : B[K] extends readonly unknown[] ? K : never }[keyof B];
+
+/** One item of the list at P: `ListItem<"/v1/quizzes">` is `components["schemas"]["Quiz"]`. */
+export type ListItem<P extends ListPath> = ListPage<P>[ItemsKey<ListPage<P>>] extends readonly (infer I)[] ? I : never;
+
+type GetParams<P extends ListPath> = GetOf<P> extends { parameters: infer X } ? X : never;
+type PathParams<P extends ListPath> = GetParams<P> extends { path: infer X } ? { path: X } : { path?: undefined };
+type QueryParams<P extends ListPath> = GetParams<P> extends { query?: infer Q } ? Omit<NonNullable<Q>, "cursor"> : never;
+
+export interface PaginateOptions<P extends ListPath> {
+  /** The path's parameters (required where the path has some) and the query's, but the cursor. */
+  params: PathParams<P> & { query?: QueryParams<P> };
+  /** Ends the iteration (the request under way rejects). */
+  signal?: AbortSignal;
+  /** Extra headers for every page's request. */
+  headers?: Record<string, string>;
+}
+
+/** The options may be left out where the path has no parameters. */
+export type PaginateArgs<P extends ListPath> =
+  GetParams<P> extends { path: object } ? [options: PaginateOptions<P>] : [options?: Partial<PaginateOptions<P>>];
+
+/** The array of a page: the one array-valued field beside next_cursor. */
+function itemsOf(page: Record<string, unknown>, path: string): unknown[] {
+  const arrays = Object.entries(page).filter(([key, value]) => key !== "next_cursor" && Array.isArray(value));
+  if (arrays.length !== 1) throw new TypeError(`paginate: ${path} did not answer a page ({ <items>: [...], next_cursor })`);
+  return arrays[0]?.[1] as unknown[];
+}
+
+/**
+ * Every item of the list at `path`, in the API's order, fetching page after page as the loop asks
+ * for them (`limit` sets the page size). A page that fails throws a QuizApiError; the client's
+ * retries (429, 503) happen before that.
+ *
+ *     for await (const quiz of paginate(api, "/v1/quizzes", { params: { query: { limit: 100 } } })) …
+ */
+export async function* paginate<P extends ListPath>(
+  client: Client<paths>,
+  path: P,
+  ...[options]: PaginateArgs<P>
+): AsyncGenerator<ListItem<P>, void, undefined> {
+  const params = (options?.params ?? {}) as { path?: Record<string, unknown>; query?: Record<string, unknown> };
+  // openapi-fetch's GET is typed per literal path; here the path is generic, so it is called untyped.
+  const get = client.GET as unknown as (
+    path: string,
+    init: object,
+  ) => Promise<{ data?: Record<string, unknown>; error?: unknown; response: Response }>;
+  let cursor: string | undefined;
+  do {
+    const query = cursor === undefined ? params.query : { ...params.query, cursor };
+    const { data, error, response } = await get(path, {
+      params: { path: params.path, query },
+      signal: options?.signal,
+      headers: options?.headers,
+    });
+    if (!data) throw new QuizApiError(response, error);
+    for (const item of itemsOf(data, path)) yield item as ListItem<P>;
+    const next = data.next_cursor;
+    cursor = typeof next === "string" && next !== cursor ? next : undefined;
+  } while (cursor !== undefined);
+}
