@@ -112,7 +112,10 @@ export function treeText(nodes: XmlNode[], losses: Losses, inline?: (e: XmlEleme
       }
       const own = inline?.(node);
       if (own !== undefined) {
-        out.push(own);
+        // Line breaks at the edges of what `inline` renders are block edges, merged like any other.
+        if (own.startsWith("\n")) edge();
+        out.push(own.replace(/^\n+|\n+$/g, ""));
+        if (own.endsWith("\n")) edge();
         continue;
       }
       const dropped = DROPPED[node.name];

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { readQuestionBank } from "../../src/interchange";
+import { bytes, MOODLE } from "./fixtures";
+import { gradesLikeTheSource, item, question, share } from "./helpers";
+
+describe("Moodle XML", () => {
+  const result = readQuestionBank(bytes(MOODLE.types), { format: "moodle_xml" });
+
+  it("reads each question in order: <name> as title and source id, the category's last segment and <tags> as tags", () => {
+    expect(result.items.map((i) => [i.entry.source_id, i.entry.status, i.entry.type])).toEqual([
+      ["Water", "approximated", "multiple_choice"],
+      ["Noble gas", "imported", "single_choice"],
+      ["Boiling", "imported", "true_false"],
+      ["Symbol", "approximated", "short_text"],
+      ["Atomic number", "imported", "numeric"],
+      ["Symbols", "imported", "matching"],
+      ["Periods", "imported", "ordering"],
+      ["Salt", "approximated", "fill_in_blanks"],
+      ["Bonds", "imported", "essay"],
+      ["Intro", "skipped", undefined],
+      ["Molar mass", "skipped", undefined],
+      ["Drag words", "skipped", undefined],
+    ]);
+    expect(item(result, "Water").question).toMatchObject({ title: "Water", tags: ["Chemistry", "elements"], points: 2 });
+  });
+
+  it("multichoice: fractions ±50% are partial credit as the service scores it; HTML reduced (named); feedback kept", () => {
+    const water = item(result, "Water");
+    expect(water.entry.notes).toEqual(["HTML formatting was reduced to plain text."]);
+    const q = question(water, "multiple_choice");
+    expect(q).toMatchObject({
+      prompt: "Which elements form water?",
+      explanation: "H2O.",
+      correct_option_ids: ["a", "b"],
+      scoring: "partial",
+      feedback: { correct: "Well done.", incorrect: "Not quite." },
+    });
+    expect(q.options[0]?.feedback).toBe("Yes, two atoms.");
+    gradesLikeTheSource(q, ["a", "b"], ["a", "c"]);
+    expect(share(q, ["a"])).toBe(0.5);
+    const single = question(item(result, "Noble gas"), "single_choice");
+    expect(single.options[1]?.feedback).toBe("Nitrogen is not noble.");
+    gradesLikeTheSource(single, "a", "b");
+  });
+
+  it("truefalse, shortanswer (case-sensitive, the 50% answer named), numerical with its points", () => {
+    const tf = question(item(result, "Boiling"), "true_false");
+    expect(tf).toMatchObject({ correct: true, feedback: { correct: "Correct.", incorrect: "It does." } });
+    gradesLikeTheSource(tf, true, false);
+    const symbol = item(result, "Symbol");
+    expect(symbol.entry.notes).toEqual(['The answer "AU" gave 50% in the source; here it earns nothing.']);
+    const sa = question(symbol, "short_text");
+    expect(sa).toMatchObject({ accepted_answers: ["Au"], case_sensitive: true, feedback: { correct: "Aurum." } });
+    gradesLikeTheSource(sa, "Au", "au");
+    const num = question(item(result, "Atomic number"), "numeric");
+    expect(num).toMatchObject({ correct_value: 6, tolerance: 0, points: 3 });
+    gradesLikeTheSource(num, 6, 12);
+  });
+
+  it("matching with an extra answer, ordering by absolute position", () => {
+    const m = question(item(result, "Symbols"), "matching");
+    expect(m.choices.map((c) => c.text)).toEqual(["Fe", "Ag", "Pb", "Sn"]);
+    const id = (t: string) => m.choices.find((c) => c.text === t)?.id ?? "";
+    gradesLikeTheSource(m, { a: id("Fe"), b: id("Ag"), c: id("Pb") }, { a: id("Sn"), b: id("Ag"), c: id("Pb") });
+    const o = question(item(result, "Periods"), "ordering");
+    expect(o.items.map((i) => i.text)).toEqual(["Hydrogen", "Helium", "Lithium"]);
+    const [h, he, li] = o.correct_order;
+    gradesLikeTheSource(o, [h, he, li], [he, h, li]);
+    expect(share(o, [he, h, li])).toBeCloseTo(1 / 3, 6);
+  });
+
+  it("cloze: the prompt before the gaps, each gap a blank (case-sensitive where _C), the 50% answer named", () => {
+    const salt = item(result, "Salt");
+    const q = question(salt, "fill_in_blanks");
+    expect(q).toMatchObject({ prompt: "Complete the sentence.", text: "Table salt is sodium {{a}} and its formula is {{b}}." });
+    expect(q.blanks).toEqual([
+      { id: "a", accepted_answers: ["chloride"], case_sensitive: false },
+      { id: "b", accepted_answers: ["NaCl"], case_sensitive: true },
+    ]);
+    expect(salt.entry.notes).toContain('Gap 1: The answer "chlorine" gave 50% in the source; here it earns nothing.');
+    gradesLikeTheSource(q, { a: "Chloride", b: "NaCl" }, { a: "chloride", b: "nacl" });
+  });
+
+  it("essay with rubric and word limit; description, calculated and other types skipped with the reason", () => {
+    expect(question(item(result, "Bonds"), "essay")).toMatchObject({
+      rubric: "Electron transfer versus sharing.",
+      max_words: 200,
+      points: 5,
+    });
+    expect(item(result, "Intro").entry.notes).toEqual(["Skipped: a description without an answer."]);
+    expect(item(result, "Molar mass").entry.notes).toEqual(["Skipped: a calculated question."]);
+    expect(item(result, "Drag words").entry.notes).toEqual(['Skipped: the question type "ddwtos" is not supported.']);
+  });
+
+  it("a file whose root is not <quiz> is unreadable", () => {
+    expect(() => readQuestionBank(bytes("<?xml version='1.0'?><notaquiz/>"), { format: "moodle_xml" })).toThrow(
+      /root element is <notaquiz>/,
+    );
+  });
+});
