@@ -198,7 +198,7 @@ const TAG = /<\/?([A-Za-z][A-Za-z0-9:-]*)\b[^>]*>/g;
  */
 export function htmlText(html: string, losses: Losses): string {
   const cleaned = html
-    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<!--[\s\S]*?-->|<![^>]*>/g, "")
     .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, "")
     .replace(/<(math|svg|object|audio|video)\b[\s\S]*?<\/\1\s*>/gi, (_, name: string) => {
       losses.add(DROPPED[name.toLowerCase()] ?? LOSS.media);

@@ -10,6 +10,8 @@ import { InterchangeError, unreadable } from "./errors";
 
 export const MAX_ENTRIES = 1_000;
 export const MAX_UNCOMPRESSED_BYTES = 100 * 1024 * 1024;
+/** The most of one entry kept in memory: no question file is near it, and a bomb's bytes are counted, not kept. */
+const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 /** Compressed bytes fed to the inflater at a time: deflate expands at most ~1 032×, so ≤ ~1 MiB out per step. */
 const INFLATE_STEP_BYTES = 1024;
 
@@ -71,13 +73,17 @@ export function readZip(bytes: Uint8Array, wanted: (name: string) => boolean): M
   const unzip = new Unzip((file: UnzipFile) => {
     if (!names.has(file.name) || !wanted(file.name) || out.has(file.name)) return;
     const chunks: Uint8Array[] = [];
+    let size = 0;
     pending.add(file.name);
     file.ondata = (error, chunk, final) => {
       if (error) throw unreadable(`The entry "${file.name}" cannot be inflated: ${error.message}.`);
       count(chunk.length);
-      chunks.push(chunk);
+      size += chunk.length;
+      if (size <= MAX_ENTRY_BYTES) chunks.push(chunk);
       if (final) {
         pending.delete(file.name);
+        if (size > MAX_ENTRY_BYTES)
+          throw unreadable(`The entry "${file.name}" is over 16 MiB uncompressed, more than any question file.`);
         out.set(file.name, concat(chunks));
       }
     };

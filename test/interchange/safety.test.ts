@@ -1,0 +1,188 @@
+import { Deflate, zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { InterchangeError, type InterchangeErrorCode, readQuestionBank } from "../../src/interchange";
+import { MAX_ENTRIES, MAX_UNCOMPRESSED_BYTES } from "../../src/interchange/zip";
+import { bytes, QTI } from "./fixtures";
+
+/** The refusal's code, or "none" when the read went through. */
+function refusal(read: () => unknown): InterchangeErrorCode | "none" {
+  try {
+    read();
+    return "none";
+  } catch (error) {
+    if (error instanceof InterchangeError) return error.code;
+    throw error;
+  }
+}
+
+const BILLION_LAUGHS = `<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+]>
+<quiz><question type="essay"><name><text>&lol3;</text></name></question></quiz>`;
+const XXE = `<?xml version="1.0"?><!DOCTYPE item [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<assessmentItem identifier="x" title="&xxe;"><itemBody/></assessmentItem>`;
+
+/** A zip written byte by byte, so an entry can lie about its size or carry any path. */
+function rawZip(entries: { name: string; data: Uint8Array; method: 0 | 8; crc: number; size: number }[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const central: Uint8Array[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = bytes(e.name);
+    const local = new DataView(new ArrayBuffer(30));
+    local.setUint32(0, 0x04034b50, true);
+    local.setUint16(4, 20, true);
+    local.setUint16(8, e.method, true);
+    local.setUint32(14, e.crc, true);
+    local.setUint32(18, e.data.length, true);
+    local.setUint32(22, e.size, true);
+    local.setUint16(26, name.length, true);
+    const header = new DataView(new ArrayBuffer(46));
+    header.setUint32(0, 0x02014b50, true);
+    header.setUint16(4, 20, true);
+    header.setUint16(6, 20, true);
+    header.setUint16(10, e.method, true);
+    header.setUint32(16, e.crc, true);
+    header.setUint32(20, e.data.length, true);
+    header.setUint32(24, e.size, true);
+    header.setUint16(28, name.length, true);
+    header.setUint32(42, offset, true);
+    parts.push(new Uint8Array(local.buffer), name, e.data);
+    central.push(new Uint8Array(header.buffer), name);
+    offset += 30 + name.length + e.data.length;
+  }
+  const centralSize = central.reduce((n, c) => n + c.length, 0);
+  const end = new DataView(new ArrayBuffer(22));
+  end.setUint32(0, 0x06054b50, true);
+  end.setUint16(8, entries.length, true);
+  end.setUint16(10, entries.length, true);
+  end.setUint32(12, centralSize, true);
+  end.setUint32(16, offset, true);
+  const all = [...parts, ...central, new Uint8Array(end.buffer)];
+  const out = new Uint8Array(all.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of all) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** `mebibytes` MiB of zeros, deflated without ever holding them. */
+function deflatedZeros(mebibytes: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const deflate = new Deflate({ level: 1 }, (chunk) => chunks.push(chunk));
+  const zeros = new Uint8Array(1024 * 1024);
+  for (let i = 0; i < mebibytes; i++) deflate.push(zeros, i === mebibytes - 1);
+  return zipJoin(chunks);
+}
+const zipJoin = (chunks: Uint8Array[]) => {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+};
+
+const manifestZip = (extra: Record<string, Uint8Array>) =>
+  zipSync({ "imsmanifest.xml": bytes(QTI.package.manifest), "tests/warm-up.xml": bytes(QTI.package.test), ...extra });
+
+describe("unsafe XML is refused, never expanded", () => {
+  it("an entity bomb (billion laughs) → unsafe_xml", () => {
+    expect(refusal(() => readQuestionBank(bytes(BILLION_LAUGHS), { format: "moodle_xml" }))).toBe("unsafe_xml");
+    expect(refusal(() => readQuestionBank(bytes(BILLION_LAUGHS), { mediaType: "application/xml" }))).toBe("unsafe_xml");
+  });
+
+  it("an external entity (XXE) → unsafe_xml, in a single item and inside a package", () => {
+    expect(refusal(() => readQuestionBank(bytes(XXE), { format: "qti" }))).toBe("unsafe_xml");
+    expect(refusal(() => readQuestionBank(manifestZip({ "items/order-v3.xml": bytes(XXE) })))).toBe("unsafe_xml");
+  });
+
+  it("the text <!DOCTYPE inside a CDATA section or a comment is content, not a declaration", () => {
+    const xml = `<?xml version="1.0"?><!-- <!DOCTYPE x> --><quiz><question type="essay"><name><text>HTML</text></name>
+      <questiontext format="html"><text><![CDATA[<p>What does <!DOCTYPE html> declare?</p>]]></text></questiontext></question></quiz>`;
+    expect(readQuestionBank(bytes(xml), { format: "moodle_xml" }).items[0]?.question?.prompt).toBe("What does declare?");
+  });
+});
+
+describe("unsafe packages are refused", () => {
+  const stored = (name: string, text = "<x/>") => {
+    const data = bytes(text);
+    // The checksum is not what these tests are about, and the reader does not need it to refuse.
+    return { name, data, method: 0 as const, crc: 0, size: data.length };
+  };
+
+  it("zip slip: an entry path with .. or an absolute path → unsafe_package", () => {
+    for (const name of ["../evil.xml", "items/../../evil.xml", "/etc/evil.xml", "C:\\evil.xml", "\\\\host\\evil.xml"])
+      expect(
+        refusal(() => readQuestionBank(rawZip([stored("imsmanifest.xml"), stored(name)]))),
+        name,
+      ).toBe("unsafe_package");
+  });
+
+  it(`more than ${MAX_ENTRIES} entries → unsafe_package`, () => {
+    const many = Array.from({ length: MAX_ENTRIES + 1 }, (_, i) => stored(`items/${i}.xml`));
+    expect(refusal(() => readQuestionBank(rawZip(many)))).toBe("unsafe_package");
+  });
+
+  it("a zip bomb that declares its 101 MiB → unsafe_package before inflating", () => {
+    const data = deflatedZeros(101);
+    expect(data.length).toBeLessThan(1024 * 1024);
+    const bomb = { name: "items/bomb.xml", data, method: 8 as const, crc: 0, size: 101 * 1024 * 1024 };
+    expect(refusal(() => readQuestionBank(rawZip([stored("imsmanifest.xml"), bomb])))).toBe("unsafe_package");
+  });
+
+  it("a zip bomb that lies (declares 1 KiB, inflates to 101 MiB) → unsafe_package, counted while inflating", () => {
+    const bomb = { name: "items/bomb.xml", data: deflatedZeros(101), method: 8 as const, crc: 0, size: 1024 };
+    const error = (() => {
+      try {
+        readQuestionBank(rawZip([stored("imsmanifest.xml"), bomb]));
+      } catch (e) {
+        return e as InterchangeError;
+      }
+    })();
+    expect(error?.code).toBe("unsafe_package");
+    expect(error?.detail).toBe("The package inflates to more than 100 MiB.");
+    expect(MAX_UNCOMPRESSED_BYTES).toBe(100 * 1024 * 1024);
+  });
+
+  it("a truncated zip → unreadable_file with a detail", () => {
+    const whole = manifestZip({ "items/order-v3.xml": bytes(QTI.orderV3) });
+    for (const cut of [whole.length - 10, Math.floor(whole.length / 2), 40]) {
+      let error: InterchangeError | undefined;
+      try {
+        readQuestionBank(whole.subarray(0, cut), { format: "qti" });
+      } catch (e) {
+        error = e as InterchangeError;
+      }
+      expect(error?.code, `cut at ${cut}`).toBe("unreadable_file");
+      expect(error?.detail).toMatch(/zip|truncated/);
+    }
+  });
+
+  it("a zip without imsmanifest.xml → unreadable_file", () => {
+    expect(refusal(() => readQuestionBank(zipSync({ "item.xml": bytes(QTI.orderV3) })))).toBe("unreadable_file");
+  });
+});
+
+describe("a file that is not the format → unreadable_file", () => {
+  it.each([
+    ["GIFT text read as QTI", "::Q:: 1 + 1 = 2 {T}", "qti"],
+    ["QTI read as Moodle XML", QTI.orderV3, "moodle_xml"],
+    ["malformed XML", "<quiz><question></quiz>", "moodle_xml"],
+    ["prose read as Aiken", "Dear colleagues,\nsee you soon.", "aiken"],
+  ] as const)("%s", (_, text, format) => {
+    expect(refusal(() => readQuestionBank(bytes(text), { format }))).toBe("unreadable_file");
+  });
+
+  it("bytes that are not UTF-8 text", () => {
+    expect(
+      refusal(() => readQuestionBank(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0xc3, 0x28]), { format: "gift" })),
+    ).toBe("unreadable_file");
+  });
+});
