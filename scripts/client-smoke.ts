@@ -1,66 +1,70 @@
-// npm run client:smoke: uses clients/typescript the way a separate project does, outside this
-// repository. In a temporary folder it writes a package.json that depends on
-// "file:<repo>/clients/typescript" and on typescript (the root's version), runs npm install
-// (--install-links: a packed copy, as another machine would get, not a symlink whose imports could
-// resolve through this repository's node_modules), typechecks a small program with tsc --strict
-// (module/moduleResolution nodenext, the client's .d.ts included: no skipLibCheck) and compiles it.
-// Then it builds the worker, serves it under Miniflare with a throw-away D1/KV
-// (scripts/local-worker.ts), inserts an admin API key, and runs the program with node: it creates a
-// quiz and lists quizzes through createQuizClient, and checks the answers. Exit 1 on any failure.
-// Network: the npm registry only (npm install, --prefer-offline).
+// npm run client:smoke: uses @quiz-api/client the way another project does, far from this
+// repository. It packs clients/typescript with `npm pack`, installs the tarball (and openapi-fetch
+// from the registry, --prefer-offline) into two fresh projects in a temporary folder outside the
+// repository, one an ES module ("type": "module", TypeScript as the root pins it) and one CommonJS
+// ("type": "commonjs", TypeScript 5 as clients/codegen pins it), and checks that each resolves its
+// own build (dist/index.mjs, dist/index.cjs) from its own node_modules. Each typechecks and compiles
+// clients/typescript/smoke/main.ts with tsc --strict (module nodenext; no skipLibCheck, so the
+// package's declarations are checked too). Then it builds the worker, serves it under Miniflare
+// with a throw-away D1/KV and a rate limit of RATE_LIMIT_REQUESTS per second, so that a burst meets
+// real 429s (scripts/local-worker.ts), inserts an admin API key, and runs both programs against it:
+// pagination, a real 429 retried after its Retry-After, a lost POST answer replayed through its
+// Idempotency-Key, client credentials, the bookmark echo. Exit 1 on any failure; --keep keeps the folder.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { newApiKey } from "../src/auth/api-keys";
 import { buildWorker } from "./build";
 import { type LocalWorker, startLocalWorker } from "./local-worker";
 
 const ROOT = resolve(import.meta.dirname, "..");
+const CLIENT_DIR = join(ROOT, "clients/typescript");
+const PROGRAM = join(CLIENT_DIR, "smoke/main.ts");
+/** Small enough that 25 calls at once meet 429s, large enough that the rest of the program rarely waits. */
+const RATE_LIMIT_REQUESTS = "10";
+const RATE_LIMIT_WINDOW_SECONDS = "1";
 const { values } = parseArgs({ options: { keep: { type: "boolean", default: false } } });
 
-const PROGRAM = `import { createQuizClient, type components } from "@quiz-api/client";
-
-declare const process: { argv: string[]; exitCode?: number };
-const [baseUrl, apiKey] = process.argv.slice(2) as [string, string];
-
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(message);
+interface Project {
+  name: "esm" | "cjs";
+  type: "module" | "commonjs";
+  typescript: string;
+  /** The file of the package this project's Node must load, and what its compiled import must look like. */
+  entry: string;
+  compiledImport: RegExp;
 }
 
-// The requests' X-D1-Bookmark headers, to check that the client echoes the bookmark it received.
-const sentBookmarks: (string | null)[] = [];
-const client = createQuizClient({
-  baseUrl,
-  apiKey,
-  fetch: (request: Request) => {
-    sentBookmarks.push(request.headers.get("x-d1-bookmark"));
-    return fetch(request);
+const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+const PROJECTS: Project[] = [
+  {
+    name: "esm",
+    type: "module",
+    typescript: readJson(join(ROOT, "node_modules/typescript/package.json")).version,
+    entry: "dist/index.mjs",
+    compiledImport: /^import \{[^}]*\} from "@quiz-api\/client";$/m,
   },
-});
-
-// Only the title: description, settings and questions have defaults, so they are optional here.
-const title = \`Smoke \${Date.now()}\`;
-const created = await client.POST("/v1/quizzes", { body: { title } });
-check(created.response.status === 201, \`POST /v1/quizzes → \${created.response.status}: \${JSON.stringify(created.error)}\`);
-check(created.data, "POST /v1/quizzes: no body");
-const quiz: components["schemas"]["Quiz"] = created.data;
-check(quiz.title === title && quiz.questions === 0, \`unexpected quiz: \${JSON.stringify(quiz)}\`);
-
-const listed = await client.GET("/v1/quizzes", { params: { query: { limit: 10 } } });
-check(listed.response.status === 200 && listed.data, \`GET /v1/quizzes → \${listed.response.status}\`);
-const ids = listed.data.quizzes.map((q) => q.id);
-const written = created.response.headers.get("x-d1-bookmark");
-check(written && sentBookmarks[0] === null && sentBookmarks[1] === written, \`bookmark not echoed: \${JSON.stringify({ written, sentBookmarks })}\`);
-check(ids.includes(quiz.id), \`GET /v1/quizzes does not list \${quiz.id}: \${JSON.stringify(ids)}\`);
-
-// A wrong credential is refused (the header really is the one sent).
-const refused = await createQuizClient({ baseUrl, apiKey: "qz_live_wrong" }).GET("/v1/quizzes");
-check(refused.response.status === 401, \`wrong key → \${refused.response.status}\`);
-
-console.log(\`created \${quiz.id} ("\${quiz.title}"), listed \${ids.length} quiz(zes) including it with its bookmark, wrong key → 401\`);
-`;
+  {
+    name: "cjs",
+    type: "commonjs",
+    typescript: readJson(join(ROOT, "clients/codegen/package-lock.json")).packages["node_modules/typescript"].version,
+    entry: "dist/index.cjs",
+    compiledImport: /require\("@quiz-api\/client"\)/,
+  },
+];
+/** What the tarball must hold (the targets of its "exports") and must not (the source). */
+const SHIPPED = [
+  "package.json",
+  "README.md",
+  "schema.d.ts",
+  "openapi.json",
+  "dist/index.mjs",
+  "dist/index.cjs",
+  "dist/index.d.ts",
+  "dist/index.d.mts",
+];
+const NOT_SHIPPED = /^(index\.ts|src\/|smoke\/|tsconfig\.json|biome\.json)/;
 
 const started = performance.now();
 const log = (line: string) => process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
@@ -68,62 +72,116 @@ const log = (line: string) => process.stdout.write(`[${((performance.now() - sta
 function run(command: string, args: string[], cwd: string) {
   execFileSync(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
 }
+const output = (command: string, args: string[], cwd: string) =>
+  execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+/** A project here must find nothing of this repository, nor any node_modules above its own. */
+function checkIsolated(dir: string) {
+  const real = realpathSync(dir);
+  check(!`${real}${sep}`.startsWith(`${realpathSync(ROOT)}${sep}`), `${real} is inside the repository`);
+  for (let up = dirname(real); ; up = dirname(up)) {
+    check(
+      !existsSync(join(up, "node_modules")),
+      `${join(up, "node_modules")} exists: the projects could resolve packages from it`,
+    );
+    if (dirname(up) === up) break;
+  }
+}
+
+/** npm pack into dir; the tarball's path, after checking what it holds. */
+function pack(dir: string): string {
+  const [report] = JSON.parse(output("npm", ["pack", "--json", "--pack-destination", dir, "--loglevel=error"], CLIENT_DIR)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  check(report, "npm pack reported nothing");
+  const files = report.files.map((f) => f.path);
+  const missing = SHIPPED.filter((f) => !files.includes(f));
+  check(missing.length === 0, `the tarball lacks ${missing.join(", ")}`);
+  const source = files.filter((f) => NOT_SHIPPED.test(f));
+  check(source.length === 0, `the tarball ships source files: ${source.join(", ")}`);
+  log(`packed ${report.filename}: ${files.length} files (${files.join(", ")})`);
+  return join(dir, report.filename);
+}
+
+function setUpProject(dir: string, project: Project, tarball: string): string {
+  const path = join(dir, project.name);
+  mkdirSync(path);
+  const packageJson = {
+    name: `quiz-client-smoke-${project.name}`,
+    private: true,
+    type: project.type,
+    dependencies: { "@quiz-api/client": `file:${relative(path, tarball)}`, typescript: project.typescript },
+  };
+  writeFileSync(join(path, "package.json"), `${JSON.stringify(packageJson, null, 2)}\n`);
+  const compilerOptions = {
+    strict: true,
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    lib: ["ES2022", "DOM"],
+    types: [],
+    outDir: "out",
+  };
+  writeFileSync(join(path, "tsconfig.json"), `${JSON.stringify({ compilerOptions, files: ["main.ts"] }, null, 2)}\n`);
+  writeFileSync(join(path, "main.ts"), readFileSync(PROGRAM, "utf8"));
+
+  log(`${project.name}: npm install (the tarball, openapi-fetch from the registry, typescript ${project.typescript})`);
+  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], path);
+  const installed = join(path, "node_modules/@quiz-api/client");
+  check(!lstatSync(installed).isSymbolicLink(), `${installed} is a link, not an installed copy`);
+  check(existsSync(join(path, "node_modules/openapi-fetch/package.json")), "openapi-fetch was not installed with the package");
+  const resolved =
+    project.type === "module"
+      ? output(process.execPath, ["--input-type=module", "-e", 'console.log(import.meta.resolve("@quiz-api/client"))'], path)
+      : output(process.execPath, ["-e", 'console.log(require.resolve("@quiz-api/client"))'], path);
+  const expected = join(realpathSync(installed), project.entry);
+  check(
+    resolved === expected || resolved === `file://${expected}`,
+    `${project.name}: @quiz-api/client resolves to ${resolved}, not ${expected}`,
+  );
+  log(
+    `${project.name}: @quiz-api/client resolves to node_modules/@quiz-api/client/${project.entry}, beside its own openapi-fetch`,
+  );
+
+  log(`${project.name}: tsc ${project.typescript} --strict (nodenext): typecheck and compile main.ts`);
+  run(process.execPath, [join(path, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], path);
+  const compiled = readFileSync(join(path, "out/main.js"), "utf8");
+  check(project.compiledImport.test(compiled), `${project.name}: out/main.js does not load the package as ${project.type}`);
+  return path;
+}
 
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "quiz-client-smoke-"));
   let worker: LocalWorker | undefined;
   try {
-    const project = join(dir, "project");
-    const typescript = JSON.parse(readFileSync(join(ROOT, "node_modules/typescript/package.json"), "utf8")).version as string;
-    mkdirSync(project);
-    writeFileSync(
-      join(project, "package.json"),
-      `${JSON.stringify(
-        {
-          name: "quiz-client-smoke",
-          private: true,
-          type: "module",
-          dependencies: { "@quiz-api/client": `file:${join(ROOT, "clients/typescript")}`, typescript },
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    writeFileSync(
-      join(project, "tsconfig.json"),
-      `${JSON.stringify(
-        {
-          compilerOptions: {
-            strict: true,
-            target: "ES2022",
-            module: "NodeNext",
-            moduleResolution: "NodeNext",
-            lib: ["ES2022", "DOM"],
-            types: [],
-            outDir: "out",
-          },
-          files: ["main.ts"],
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    writeFileSync(join(project, "main.ts"), PROGRAM);
-    log(`npm install in ${project} (@quiz-api/client from the folder, typescript ${typescript})`);
-    run("npm", ["install", "--install-links", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], project);
-    log("tsc --strict (nodenext): typecheck and compile main.ts");
-    run(process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], project);
+    checkIsolated(dir);
+    const tarball = pack(dir);
+    const projects = PROJECTS.map((project) => ({ project, path: setUpProject(dir, project, tarball) }));
 
-    log("building the worker and serving it under Miniflare (throw-away D1/KV)");
+    log(
+      `building the worker; Miniflare with a throw-away D1/KV, ${RATE_LIMIT_REQUESTS} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per credential`,
+    );
     const { outfile } = await buildWorker({ outdir: join(dir, "dist"), minify: false });
-    worker = await startLocalWorker({ scriptPath: outfile, persistRoot: join(dir, "state"), quiet: true });
+    worker = await startLocalWorker({
+      scriptPath: outfile,
+      persistRoot: join(dir, "state"),
+      quiet: true,
+      vars: { RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS },
+    });
     const { key, row } = await newApiKey({ name: "client smoke", scopes: ["admin"], expiresAt: null });
     await (await worker.mf.getD1Database("DB"))
       .prepare("INSERT INTO api_keys (id, name, key_hash, prefix, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)")
       .bind(row.id, row.name, row.keyHash, row.prefix, JSON.stringify(row.scopes), row.createdAt)
       .run();
-    log(`running the program against ${worker.url}`);
-    run(process.execPath, [join(project, "out/main.js"), worker.url, key], project);
+    for (const { project, path } of projects) {
+      log(`${project.name}: node out/main.js against ${worker.url}`);
+      run(process.execPath, [join(path, "out/main.js"), worker.url, key, project.name], path);
+    }
     log("client smoke passed");
     return 0;
   } catch (error) {
