@@ -25,7 +25,7 @@ export const LIMITS = {
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The source's identifier when the API accepts it as an id, else `fallback`. */
-export const safeId = (raw: string | undefined, fallback: string) => (raw !== undefined && ID.test(raw) ? raw : fallback);
+const safeId = (raw: string | undefined, fallback: string) => (raw !== undefined && ID.test(raw) ? raw : fallback);
 /** A QTI identifier as an id: the "_" a writer puts before an id that starts with a digit or "-" comes off. */
 export const fromQtiId = (raw: string | undefined, fallback: string) => safeId(raw?.replace(/^_(?=[0-9-])/, ""), fallback);
 /** a, b, … z, then a1 … : ids by position for lists whose order the learner sees anyway. */

@@ -82,7 +82,7 @@ const DROPPED: Record<string, string> = {
 const EDGE = "\ue00f";
 
 /** Collapses white space the way HTML renders it, keeping the line breaks made by blocks. */
-export function tidyLines(raw: string): string {
+function tidyLines(raw: string): string {
   return raw
     .split("\n")
     .map((line) => line.replace(/[ \t\r\f\v\u00a0]+/g, " ").trim())

@@ -18,7 +18,7 @@ export function moodleText(e: XmlElement | undefined, losses: Losses): string {
   return format === "html" || looksLikeHtml(raw) ? htmlText(raw, losses) : raw.trim();
 }
 
-export interface ClozeAnswer {
+interface ClozeAnswer {
   text: string;
   weight: number;
   feedback: string;
@@ -65,7 +65,7 @@ const KINDS: Record<string, ClozePart["kind"]> = {
 /** `{weight:TYPE:answers}`; answers may escape "}" "~" "#" with a backslash. */
 const CLOZE = /\{(\d*):([A-Z_]+):((?:\\.|[^\\}])*)\}/g;
 /** Where each embedded answer stood, once the text around it has been reduced to plain text. */
-export const clozeMarker = (i: number) => `\ue010${i}\ue011`;
+const clozeMarker = (i: number) => `\ue010${i}\ue011`;
 export const CLOZE_MARKER = /\ue010(\d+)\ue011/g;
 
 const unescapeCloze = (s: string) => s.replace(/\\([}~#\\/"])/g, "$1");

@@ -8,6 +8,7 @@
 import { finish, fromQtiId, skip } from "./check";
 import { type Losses, treeText } from "./content";
 import { buildQuestion } from "./qti-interactions";
+import { FILL_IN_BLANKS_CLASS } from "./qti-names";
 import { describeMismatch, firstMismatch, gradable } from "./qti-probe";
 import { type Declaration, declaration, type QtiValue, type Run, score, Unsupported } from "./qti-rp";
 import type { ImportedItem, QuestionInput } from "./types";
@@ -63,7 +64,7 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
   );
   const losses: Losses = new Set();
   const notes: string[] = [];
-  const blanksClass = (body.attrs.class ?? "").split(/\s+/).includes("fill-in-blanks");
+  const blanksClass = (body.attrs.class ?? "").split(/\s+/).includes(FILL_IN_BLANKS_CLASS);
   const built = buildQuestion(interactions, declarations, notes, losses, blanksClass);
   if (typeof built === "string") return skip(src, `Skipped: ${built}.`);
 

@@ -7,6 +7,9 @@ import { escapeXml } from "./xml";
 
 export type QtiVersion = "2.1" | "3.0";
 
+/** The item body class that marks a fill-in-the-blanks, so one blank reads back as a blank, not a short answer. */
+export const FILL_IN_BLANKS_CLASS = "fill-in-blanks";
+
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 const VERSIONS = {

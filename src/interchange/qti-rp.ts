@@ -35,7 +35,7 @@ function scalar(text: string, baseType: string): Scalar {
   return baseType === "string" ? text : t.replace(/\s+/g, " ");
 }
 
-export function qtiValue(values: string[], cardinality: string, baseType: string): QtiValue {
+function qtiValue(values: string[], cardinality: string, baseType: string): QtiValue {
   if (values.length === 0) return null;
   const items = values.map((v) => scalar(v, baseType));
   return cardinality === "multiple" || cardinality === "ordered" ? { card: cardinality, items } : (items[0] ?? null);
@@ -88,7 +88,7 @@ function equalValues(a: QtiValue, b: QtiValue, baseType: string): boolean {
 }
 
 /** The mapped value of a response: each distinct key once, unmapped ones at the default, clamped to the bounds. */
-export function mapResponse(d: Declaration, response: QtiValue): number {
+function mapResponse(d: Declaration, response: QtiValue): number {
   if (!d.mapping) throw new Unsupported("mapResponse without a mapping");
   const { entries, defaultValue, lower, upper } = d.mapping;
   const seen: Scalar[] = [];
@@ -234,9 +234,9 @@ function execute(rules: XmlElement[], run: Run): void {
   }
 }
 
-export type Template = "match_correct" | "map_response" | "map_response_point";
+type Template = "match_correct" | "map_response" | "map_response_point";
 
-export function templateOf(rp: XmlElement | undefined): Template | undefined {
+function templateOf(rp: XmlElement | undefined): Template | undefined {
   const url = rp?.attrs.template ?? rp?.attrs.templateLocation ?? "";
   if (/map_response_point/i.test(url)) return "map_response_point";
   if (/map_response/i.test(url)) return "map_response";

@@ -8,15 +8,14 @@
  * question feedback and the explanation are modal feedback ("correct", "incorrect", "explanation").
  */
 import { paragraph } from "./content";
-import { type QtiVersion, qtiNames } from "./qti-names";
+import { FILL_IN_BLANKS_CLASS, type QtiVersion, qtiNames } from "./qti-names";
 import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
 import { escapeXml } from "./xml";
 import { writeZip } from "./zip";
 
 /** An identifier QTI accepts (an NCName): ids starting with a digit or "-" get a leading "_" (the reader drops it). */
-export const qtiId = (id: string) => (/^[A-Za-z_]/.test(id) ? id : `_${id}`);
+const qtiId = (id: string) => (/^[A-Za-z_]/.test(id) ? id : `_${id}`);
 const n = (x: number) => String(x);
-export const FILL_IN_BLANKS_CLASS = "fill-in-blanks";
 
 export function writeQtiPackage(version: QtiVersion, quiz: QuizForExport, questions: QuizQuestion[]): ExportFile {
   const q3 = qtiNames(version);

@@ -55,7 +55,7 @@ export interface BlankInput {
   case_sensitive: boolean;
 }
 
-export type ReportStatus = "imported" | "approximated" | "skipped";
+type ReportStatus = "imported" | "approximated" | "skipped";
 
 /** One source item's line in an import's report (§13), before the question is written. */
 export interface ReportEntry {
@@ -80,7 +80,7 @@ export interface ImportResult {
 }
 
 /** An option as the API returns it, with §13's feedback. */
-export interface QuizOption {
+interface QuizOption {
   id: string;
   text: string;
   feedback?: string | null;

@@ -44,7 +44,7 @@ export function decodeText(bytes: Uint8Array): string {
 const DECLARATION = /<!(DOCTYPE|ENTITY)/i;
 const COMMENTS_AND_CDATA = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/g;
 
-export function refuseDeclarations(text: string): void {
+function refuseDeclarations(text: string): void {
   if (DECLARATION.test(text) && DECLARATION.test(text.replace(COMMENTS_AND_CDATA, "")))
     throw new InterchangeError(
       "unsafe_xml",

@@ -18,7 +18,7 @@ const INFLATE_STEP_BYTES = 1024;
 const unsafe = (detail: string) => new InterchangeError("unsafe_package", detail);
 
 /** True for a path that is absolute (`/x`, `\x`, `C:x`) or climbs (`..` as a segment). */
-export function isUnsafeEntryPath(name: string): boolean {
+function isUnsafeEntryPath(name: string): boolean {
   return /^[/\\]|^[A-Za-z]:/.test(name) || name.split(/[/\\]/).includes("..") || name.includes("\0");
 }
 

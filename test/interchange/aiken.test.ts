@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readQuestionBank } from "../../src/interchange";
+import { type ReportEntry, readQuestionBank } from "../../src/interchange";
 import { AIKEN, bytes } from "./fixtures";
 import { gradesLikeTheSource, question } from "./helpers";
 
@@ -7,7 +7,7 @@ describe("Aiken", () => {
   const result = readQuestionBank(bytes(AIKEN.capitals), { format: "aiken" });
 
   it("reads single-choice questions and skips each malformed block with the line it starts on", () => {
-    expect(result.items.map((i) => i.entry)).toEqual([
+    expect(result.items.map((i) => i.entry)).toEqual<ReportEntry[]>([
       { source_id: "1", status: "imported", type: "single_choice", notes: [] },
       {
         source_id: "2",

@@ -1,6 +1,6 @@
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { fileSlug, recogniseFormat } from "../../src/interchange";
+import { fileSlug, IMPORT_MEDIA_TYPES, recogniseFormat } from "../../src/interchange";
 import { AIKEN, bytes, GIFT, MOODLE, QTI } from "./fixtures";
 
 describe("recognising an upload's format", () => {
@@ -32,6 +32,10 @@ describe("recognising an upload's format", () => {
       expect.objectContaining({ code: "unknown_format" }) as unknown as Error,
     );
   });
+});
+
+it("the upload media types are §13's", () => {
+  expect(IMPORT_MEDIA_TYPES).toEqual(["application/zip", "application/xml", "text/xml", "text/plain"]);
 });
 
 describe("file slugs", () => {
