@@ -1,5 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
 import { app } from "./app";
+import { sweepRevokedTokens } from "./auth/oauth-revocation";
 import type { Database } from "./env";
 import { handleQueue } from "./events/consumer";
 import { sweepEvents } from "./events/sweep";
@@ -19,6 +20,7 @@ export default {
   queue: (batch, env, _ctx) =>
     handleQueue(batch, env, {
       deadline: gradeOverdue,
+      revokedTokens: (env, db, clientId) => sweepRevokedTokens(db, env, clientId),
       job: runRegradeJob,
       jobFailed: (db, jobId) => failJob(db, jobId, "A step of the job failed on every retry."),
     }),

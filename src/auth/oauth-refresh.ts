@@ -8,7 +8,7 @@ import { sha256Hex } from "../lib/crypto";
 import { OAuthError } from "../lib/errors";
 import { kvKeys } from "../lib/kv-keys";
 import { unixSeconds as nowSeconds } from "../lib/time";
-import { revokeFamilies } from "./oauth-revocation";
+import { revokeFamilies, type TokenStores } from "./oauth-revocation";
 import { type GrantingClient, type IssuedTokens, mint, putAccessToken, recordTokens } from "./oauth-tokens";
 
 /** Refreshing a grant: rotation, the lost-response grace and reuse detection (see oauth-tokens.ts for the races). */
@@ -59,7 +59,7 @@ export function usable(row: RefreshTokenRow, hash: string, now: number): "curren
  */
 export async function refreshTokens(
   db: Database,
-  kv: KVNamespace,
+  stores: TokenStores,
   settings: TokenSettings,
   client: GrantingClient,
   refreshToken: string,
@@ -72,7 +72,7 @@ export async function refreshTokens(
   if (!row || row.tokenExpiresAt <= now || row.clientId !== client.id || row.revokedAt !== null) throw invalidGrant();
 
   if (!usable(row, hash, now)) {
-    await revokeFamilies(db, kv, sql`SELECT ${row.familyId}`);
+    await revokeFamilies(db, stores, client.id, sql`SELECT ${row.familyId}`);
     throw invalidGrant("The refresh token was already used; its grant is revoked.");
   }
   const scopes = requestedScopes ?? row.scopes;
@@ -82,7 +82,7 @@ export async function refreshTokens(
   // them since, the grant is void. Revoking it costs the client nothing: client_credentials
   // gets it tokens with the scopes it holds now.
   if (!scopes.every((s) => client.scopes.includes(s))) {
-    await revokeFamilies(db, kv, sql`SELECT ${row.familyId}`);
+    await revokeFamilies(db, stores, client.id, sql`SELECT ${row.familyId}`);
     throw invalidGrant(
       "The grant holds scopes the client no longer has, so it is revoked; request new tokens with client_credentials.",
     );
@@ -91,7 +91,7 @@ export async function refreshTokens(
   // The token just used becomes `previous` either way: using `current` retires the one before
   // it; retrying with `previous` replaces a `current` that the client never received.
   const m = await mint(settings, client.id, row.familyId, scopes);
-  await putAccessToken(kv, settings, m);
+  await putAccessToken(stores.KV, settings, m);
   const won = sql`EXISTS (SELECT 1 FROM oauth_token_families WHERE id = ${m.familyId} AND generation = ${row.generation + 1} AND current_hash = ${m.rtHash})`;
   const [rotated] = await db.$client.batch([
     statement(
@@ -107,7 +107,7 @@ export async function refreshTokens(
   ]);
   if (rotated?.meta.changes !== 1) {
     // Another refresh of this family, or a revocation, committed since the read.
-    await kv.delete(kvKeys.accessToken(m.atHash));
+    await stores.KV.delete(kvKeys.accessToken(m.atHash));
     throw invalidGrant("The refresh token was used concurrently by another request, or its grant was revoked meanwhile.");
   }
   return m.issued;

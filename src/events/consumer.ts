@@ -12,9 +12,10 @@ import { dispatchRecorded } from "./subscribers";
  * too), and after max_retries the platform moves it to the dead-letter queue. The messages of a
  * batch run concurrently, so a receiver that hangs for its 10 s holds up no other.
  */
-/** Work the queues carry for other layers: grading overdue submissions, running jobs (routes/). */
+/** Work the queues carry for other layers: grading overdue submissions, revocations, running jobs (routes/). */
 export interface QueueWork {
   deadline(db: Database, submissionIds: string[]): Promise<void>;
+  revokedTokens(env: Env, db: Database, clientId: string): Promise<void>;
   job(env: Env, db: Database, jobId: string): Promise<void>;
   jobFailed(db: Database, jobId: string): Promise<void>;
 }
@@ -29,6 +30,7 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env, work: 
         if (body.kind === "event") await fanOut(env, db, body.event_id);
         else if (body.kind === "delivery") await deliver(env, db, body);
         else if (body.kind === "deadline") await work.deadline(db, body.submission_ids);
+        else if (body.kind === "revoked_tokens") await work.revokedTokens(env, db, body.client_id);
         else if (body.kind === "job") await work.job(env, db, body.job_id);
         message.ack();
       } catch (error) {

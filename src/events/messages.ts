@@ -7,11 +7,14 @@ import { logger } from "../lib/log";
  * 0 or absent) or its n-th redelivery; `not_before` (ms) when the wait before it is longer than
  * the queue's longest delay (12 h), so it is waited for in hops.
  * `deadline`: open submissions past their deadline, to grade (the cron finds them).
+ * `revoked_tokens`: a client's revoked access tokens still to delete from KV (a revocation larger
+ * than one invocation may delete).
  */
 export type EventsMessage =
   | { kind: "event"; event_id: string }
   | { kind: "delivery"; event_id: string; endpoint_id: string; redelivery?: number; attempt: number; not_before?: number }
   | { kind: "deadline"; submission_ids: string[] }
+  | { kind: "revoked_tokens"; client_id: string }
   | JobMessage;
 
 /** `job`: the next steps of a job (JOBS_QUEUE); each delivery works from the job's stored cursor. */

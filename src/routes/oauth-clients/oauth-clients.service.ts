@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { asc, eq, gt, sql } from "drizzle-orm";
 import { newClient } from "../../auth/oauth-clients";
-import { revokeClientTokens } from "../../auth/oauth-revocation";
+import { revokeClientTokens, type TokenStores } from "../../auth/oauth-revocation";
 import { oauthClients } from "../../db/auth-schema";
 import { concurrentUpdate, WRITE_ATTEMPTS } from "../../db/optimistic";
 import { eventStatement } from "../../db/outbox";
@@ -64,13 +64,13 @@ export async function getClient(db: Database, id: string) {
  * replaced, with the oauth_client.secret_rotated event, only while it is the one read (a secret
  * hash never repeats), so the event's previous_attributes are what the rotation replaced.
  */
-export async function rotateSecret(db: Database, kv: KVNamespace, id: string) {
+export async function rotateSecret(db: Database, stores: TokenStores, id: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getClientRow(db, id);
     const secret = generateClientSecret();
     const now = isoNow();
     const rotated = serializeClient({ ...read, updatedAt: now, secretRotatedAt: now });
-    const [write] = await revokeClientTokens(db, kv, id, [
+    const [write] = await revokeClientTokens(db, stores, id, [
       statement(
         db,
         sql`UPDATE oauth_clients SET secret_hash = ${await sha256Hex(secret)}, secret_rotated_at = ${now}, updated_at = ${now}
@@ -92,10 +92,10 @@ export async function rotateSecret(db: Database, kv: KVNamespace, id: string) {
  * fails midway, the client is still there and the request can be retried. The
  * oauth_client.deleted event carries the client as it was.
  */
-export async function deleteClient(db: Database, kv: KVNamespace, id: string) {
+export async function deleteClient(db: Database, stores: TokenStores, id: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getClientRow(db, id);
-    const [deleted] = await revokeClientTokens(db, kv, id, [
+    const [deleted] = await revokeClientTokens(db, stores, id, [
       statement(db, sql`DELETE FROM oauth_clients WHERE id = ${id} AND secret_hash = ${read.secretHash}`),
       eventStatement(db, { type: "oauth_client.deleted", object: serializeClient(read) }, "after-change"),
     ]);

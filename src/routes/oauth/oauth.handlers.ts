@@ -57,14 +57,14 @@ function refreshGrant(
 ): Promise<IssuedTokens> {
   // The schema documents the parameter as optional: only this grant needs it.
   if (refreshToken === undefined) throw invalidRequest("The refresh_token parameter is required.");
-  return refreshTokens(c.var.db, c.env.KV, settings, client, refreshToken, requested);
+  return refreshTokens(c.var.db, c.env, settings, client, refreshToken, requested);
 }
 
 /** RFC 7009: the same empty 200 whether the token was revoked, unknown, expired or another client's. */
 export const revoke: Handler<AppEnv> = async (c) => {
   const { request, client } = await authenticatedRequest(c, TokenActionRequest);
   // token_type_hint is not needed: a token's prefix says what it is.
-  await revokeToken(c.var.db, c.env.KV, client.id, request.token);
+  await revokeToken(c.var.db, c.env, client.id, request.token);
   return c.body(null, 200, NO_STORE);
 };
 
