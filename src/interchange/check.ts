@@ -156,10 +156,11 @@ export function finish(source: { source_id: string; title?: string }, question: 
 
 export function skip(source: { source_id: string; title?: string }, reason: string, type?: QuestionInput["type"]): ImportedItem {
   const title = source.title?.replace(/\s+/g, " ").trim().slice(0, LIMITS.title);
+  const shown = title && textProblem(title, false) === undefined ? title : undefined;
   return {
     entry: {
       source_id: source.source_id,
-      ...(title ? { title } : {}),
+      ...(shown ? { title: shown } : {}),
       status: "skipped",
       ...(type ? { type } : {}),
       notes: [reason],
