@@ -61,13 +61,17 @@ export function readGift(source: string): ImportResult {
   let category: string | undefined;
   let position = 0;
   let answered = false;
+  // A file of descriptions only is still GIFT when it has GIFT's marks: its items are skipped, not refused.
+  let marked = false;
   for (const block of blocks(source.replace(/^\ufeff/, ""))) {
     const text = protect(block.text);
     if (/^\$CATEGORY:/.test(text)) {
       category = categoryTag(unescapeGift(text.slice("$CATEGORY:".length).trim()));
+      marked = true;
       continue;
     }
     position++;
+    if (/^(::|\[(html|markdown|plain|moodle)\])/.test(text)) marked = true;
     let rest = text;
     let title: string | undefined;
     if (rest.startsWith("::")) {
@@ -96,6 +100,6 @@ export function readGift(source: string): ImportResult {
       giftQuestion({ source_id, title, tags, line: block.line, before, after, answers: rest.slice(start + 1, end).trim() }),
     );
   }
-  if (!answered) throw unreadable("No GIFT question found: no answers in braces { }.");
+  if (!answered && !marked) throw unreadable("No GIFT question found: no answers in braces { }, no ::title:: or $CATEGORY:.");
   return { format: "gift", items };
 }
