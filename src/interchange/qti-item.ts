@@ -118,7 +118,7 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
       // Partial credit or all or nothing: whatever the source gives a partly right response.
       if ("scoring" in q) {
         const partly = partlyRight(q);
-        if (partly !== undefined) q.scoring = run(partly) > 0 ? "partial" : "all_or_nothing";
+        if (partly.length > 0) q.scoring = partly.some((r) => run(r) > 0) ? "partial" : "all_or_nothing";
       }
       const mismatch = firstMismatch(gradable(q), (response) => run(response) / max);
       if (mismatch) notes.push(describeMismatch(mismatch));
@@ -131,23 +131,25 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
   return finish(src, q, [...notes, ...losses]);
 }
 
-/** A response with some parts right and some wrong, when the question has several parts. */
-function partlyRight(q: QuestionInput): unknown {
+/** Responses with some parts right and the others wrong or left out (none when the question has one part). */
+function partlyRight(q: QuestionInput): unknown[] {
+  const alone = <T>(parts: T[], make: (part: T) => unknown) => (parts.length > 1 ? parts.map(make) : []);
   switch (q.type) {
     case "multiple_choice":
-      return q.correct_option_ids.length > 1 ? q.correct_option_ids.slice(0, 1) : undefined;
+      return alone(q.correct_option_ids, (id) => [id]);
     case "ordering":
-      return q.correct_order.length > 2 ? [...q.correct_order.slice(0, -2), ...q.correct_order.slice(-2).reverse()] : undefined;
-    case "matching": {
-      const [first, ...rest] = Object.keys(q.correct_matches);
-      return first !== undefined && rest.length > 0 ? { [first]: q.correct_matches[first] } : undefined;
-    }
+      return q.correct_order.length > 2 ? [[...q.correct_order.slice(0, -2), ...q.correct_order.slice(-2).reverse()]] : [];
+    case "matching":
+      return alone(Object.entries(q.correct_matches), ([p, c]) => ({ [p]: c }));
     case "fill_in_blanks": {
-      const [first, ...rest] = q.blanks;
-      return first && rest.length > 0 ? { [first.id]: first.accepted_answers[0] } : undefined;
+      const right = Object.fromEntries(q.blanks.map((b) => [b.id, b.accepted_answers[0] ?? ""]));
+      return [
+        ...alone(q.blanks, (b) => ({ [b.id]: right[b.id] })),
+        ...alone(q.blanks, (b) => ({ ...right, [b.id]: "\u2063not an answer" })),
+      ];
     }
     default:
-      return undefined;
+      return [];
   }
 }
 
