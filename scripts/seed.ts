@@ -274,14 +274,19 @@ const QUIZZES: DemoQuiz[] = [
         input: {
           type: "ordering",
           prompt: "Put the planets in order from the Sun.",
-          items: [{ text: "Mercury" }, { text: "Venus" }, { text: "Earth" }, { text: "Mars" }],
-          correct_order: ["a", "b", "c", "d"],
+          // Listed in the right order, without correct_order; ids given so that the demo answers can name them.
+          items: [
+            { id: "mercury", text: "Mercury" },
+            { id: "venus", text: "Venus" },
+            { id: "earth", text: "Earth" },
+            { id: "mars", text: "Mars" },
+          ],
           scoring: "partial",
         },
-        right: [["a", "b", "c", "d"]],
+        right: [["mercury", "venus", "earth", "mars"]],
         wrong: [
-          ["b", "a", "c", "d"],
-          ["d", "c", "b", "a"],
+          ["venus", "mercury", "earth", "mars"],
+          ["mars", "earth", "venus", "mercury"],
         ],
       },
       {

@@ -420,16 +420,19 @@ describe("reveal policies, per scope", () => {
     }
   });
 
-  it("after_due: after available_until, else after the deadline, else once graded", async () => {
+  it("after_due: after available_until, else after the deadline, else once graded, once the user can answer no more", async () => {
     const windowed = await createQuiz({
       questions: TRUE_FALSE(1),
       settings: { show_correct_answers: "after_due", available_until: iso(T0 + 3_600_000), time_limit_seconds: 60 },
     });
     const timed = await createQuiz({
       questions: TRUE_FALSE(1),
-      settings: { show_correct_answers: "after_due", time_limit_seconds: 60 },
+      settings: { show_correct_answers: "after_due", time_limit_seconds: 60, max_attempts: 1 },
     });
-    const untimed = await createQuiz({ questions: TRUE_FALSE(1), settings: { show_correct_answers: "after_due" } });
+    const untimed = await createQuiz({
+      questions: TRUE_FALSE(1),
+      settings: { show_correct_answers: "after_due", max_attempts: 1 },
+    });
     at(T0);
     const [w, t, u] = [
       await createSubmission(windowed.id, await createUser()),
@@ -446,6 +449,79 @@ describe("reveal policies, per scope", () => {
     expect(await revealed(t.id)).toEqual({ reader: true, writer: true });
     at(T0 + 3_600_000);
     expect(await revealed(w.id)).toEqual({ reader: true, writer: true });
+  });
+
+  it("after_due hides the key while the user has attempts left, counting extra_attempts, and while a submission is open", async () => {
+    const quiz = await createQuiz({
+      questions: TRUE_FALSE(1),
+      settings: { show_correct_answers: "after_due", time_limit_seconds: 60, max_attempts: 2 },
+    });
+    const [user, extra] = [await createUser(), await createUser()];
+    await call(`/v1/quizzes/${quiz.id}/accommodations/${extra}`, { method: "PUT", body: { extra_attempts: 1 } });
+    at(T0);
+    const first = await createSubmission(quiz.id, user);
+    await grade(first.id);
+    at(T0 + 61_000);
+    // Past attempt 1's deadline, but attempt 2 may still be made: the key would answer it.
+    expect(await revealed(first.id)).toEqual({ reader: false, writer: true });
+    const second = await createSubmission(quiz.id, user);
+    expect(await revealed(first.id)).toEqual({ reader: false, writer: true });
+    await grade(second.id);
+    // Attempts used; the second's own deadline (T0 + 121 s) has not passed.
+    expect(await revealed(first.id)).toEqual({ reader: true, writer: true });
+    expect(await revealed(second.id)).toEqual({ reader: false, writer: true });
+    at(T0 + 121_000);
+    expect(await revealed(second.id)).toEqual({ reader: true, writer: true });
+
+    // max_attempts 2 + 1 extra: two graded attempts past their deadlines still leave one.
+    const extras = [];
+    for (let i = 0; i < 3; i++) {
+      at(T0 + 200_000 + i * 100_000);
+      extras.push(await createSubmission(quiz.id, extra));
+      await grade(extras[i].id);
+      at(T0 + 261_000 + i * 100_000);
+      expect((await revealed(extras[0].id)).reader).toBe(i === 2);
+    }
+
+    // A window that has ended, with a submission still open (the cron has not graded it yet).
+    const windowed = await createQuiz({
+      questions: TRUE_FALSE(1),
+      settings: { show_correct_answers: "after_due", available_until: iso(T0 + 3_600_000) },
+    });
+    const late = await createUser();
+    at(T0);
+    const graded = await createSubmission(windowed.id, late);
+    await grade(graded.id);
+    const open = await createSubmission(windowed.id, late);
+    at(T0 + 3_600_000);
+    expect(await revealed(graded.id)).toEqual({ reader: false, writer: true });
+    await grade(open.id);
+    expect(await revealed(graded.id)).toEqual({ reader: true, writer: true });
+
+    // Unlimited attempts and no end: the user can always answer again, so the key stays hidden.
+    const endless = await createQuiz({ questions: TRUE_FALSE(1), settings: { show_correct_answers: "after_due" } });
+    at(T0);
+    const sub = await createSubmission(endless.id, await createUser());
+    await grade(sub.id);
+    at(T0 + 365 * 86_400_000);
+    expect(await revealed(sub.id)).toEqual({ reader: false, writer: true });
+  });
+
+  it("after_last_attempt hides the key again when an accommodation gives back an attempt", async () => {
+    const quiz = await createQuiz({
+      questions: TRUE_FALSE(1),
+      settings: { show_correct_answers: "after_last_attempt", max_attempts: 1 },
+    });
+    const user = await createUser();
+    const sub = await createSubmission(quiz.id, user);
+    await grade(sub.id);
+    expect(await revealed(sub.id)).toEqual({ reader: true, writer: true });
+    await call(`/v1/quizzes/${quiz.id}/accommodations/${user}`, { method: "PUT", body: { extra_attempts: 1 } });
+    expect(await revealed(sub.id)).toEqual({ reader: false, writer: true });
+    const again = await createSubmission(quiz.id, user);
+    expect(await revealed(sub.id)).toEqual({ reader: false, writer: true });
+    await grade(again.id);
+    expect(await revealed(sub.id)).toEqual({ reader: true, writer: true });
   });
 
   it("GET /v1/submissions/{id} shows the presented questions, never their keys", async () => {

@@ -7,6 +7,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { deadlineFor } from "../src/domain/attempts";
 import { DEADLINE_CHUNK, type EventsMessage } from "../src/events/messages";
 import worker from "../src/index";
 import { countingEnv, notingQueue } from "./binding-counter";
@@ -259,4 +260,150 @@ describe("grading at deadlines", () => {
     const stats = await row<{ total_attempts: number }>("SELECT total_attempts FROM quiz_stats WHERE quiz_id = ?", quizId);
     expect(stats?.total_attempts).toBe(BACKLOG);
   }, 300_000);
+});
+
+describe("settings that close open submissions sooner (§6b)", () => {
+  const SECOND = 1000;
+
+  async function createQuiz(settings: Record<string, unknown>) {
+    const res = await call("/v1/quizzes", { body: { title: `Closing ${crypto.randomUUID()}`, questions: TF, settings } });
+    expect(res.status, res.text).toBe(201);
+    return res.json.id as string;
+  }
+  async function createUser() {
+    const res = await call("/v1/users", { body: { name: "Ada", email: `${crypto.randomUUID()}@example.com` } });
+    expect(res.status, res.text).toBe(201);
+    return res.json.id as string;
+  }
+  async function submit(quizId: string, userId: string) {
+    const res = await call(`/v1/quizzes/${quizId}/submissions`, { body: { user_id: userId } });
+    expect(res.status, res.text).toBe(201);
+    return res.json as { id: string; created_at: string; deadline_at: string | null };
+  }
+  async function patchSettings(quizId: string, settings: Record<string, unknown>) {
+    const res = await call(`/v1/quizzes/${quizId}`, { method: "PATCH", body: { settings } });
+    expect(res.status, res.text).toBe(200);
+  }
+  const deadlineOf = async (id: string) => (await call(`/v1/submissions/${id}`)).json.deadline_at as string | null;
+  const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+  it("a shorter time limit or an earlier window's end moves open submissions' deadline_at; nothing ever extends one", async () => {
+    const quizId = await createQuiz({ time_limit_seconds: 3600 });
+    const [plain, extra, done] = [await createUser(), await createUser(), await createUser()];
+    const put = await call(`/v1/quizzes/${quizId}/accommodations/${extra}`, {
+      method: "PUT",
+      body: { extra_time_seconds: 120 },
+    });
+    expect(put.status, put.text).toBe(200);
+    const [a, b, c] = [await submit(quizId, plain), await submit(quizId, extra), await submit(quizId, done)];
+    expect(c.deadline_at).toBe(plus(c.created_at, 3600 * SECOND));
+    await call(`/v1/submissions/${c.id}/grade`, { method: "POST" });
+
+    await patchSettings(quizId, { time_limit_seconds: 600 });
+    expect(await deadlineOf(a.id)).toBe(plus(a.created_at, 600 * SECOND));
+    // The user's extra time still counts.
+    expect(await deadlineOf(b.id)).toBe(plus(b.created_at, 720 * SECOND));
+    // A graded submission's deadline is history: it stays.
+    expect(await deadlineOf(c.id)).toBe(c.deadline_at);
+
+    // Longer again, or no limit: never later than stored.
+    await patchSettings(quizId, { time_limit_seconds: 7200 });
+    await patchSettings(quizId, { time_limit_seconds: null });
+    expect(await deadlineOf(a.id)).toBe(plus(a.created_at, 600 * SECOND));
+    expect(await deadlineOf(b.id)).toBe(plus(b.created_at, 720 * SECOND));
+
+    const end = plus(a.created_at, 300 * SECOND);
+    await patchSettings(quizId, { available_until: end });
+    expect(await deadlineOf(a.id)).toBe(end);
+    expect(await deadlineOf(b.id)).toBe(end);
+    await patchSettings(quizId, { available_until: plus(a.created_at, 86_400 * SECOND) });
+    await patchSettings(quizId, { available_until: null });
+    expect(await deadlineOf(a.id)).toBe(end);
+
+    // An open submission without any deadline gets one.
+    const open = await createQuiz({});
+    const d = await submit(open, plain);
+    expect(d.deadline_at).toBeNull();
+    await patchSettings(open, { time_limit_seconds: 60 });
+    expect(await deadlineOf(d.id)).toBe(plus(d.created_at, 60 * SECOND));
+  });
+
+  it("an end moved into the past closes open submissions at once: answers → 409 deadline_passed, and the cron grades them", async () => {
+    const quizId = await createQuiz({});
+    const userId = await createUser();
+    const sub = await submit(quizId, userId);
+    const end = new Date(Date.now() - SECOND).toISOString();
+    await patchSettings(quizId, { available_until: end });
+    expect(await deadlineOf(sub.id)).toBe(end);
+    const late = await call(`/v1/submissions/${sub.id}/answers`, {
+      method: "PUT",
+      body: { answers: [{ question_id: (await call(`/v1/quizzes/${quizId}/questions`)).json.questions[0].id, response: true }] },
+    });
+    expect(late.status, late.text).toBe(409);
+    expect(late.json.code).toBe("deadline_passed");
+
+    const noted = noting(env.EVENTS_QUEUE);
+    await runCron({ ...env, EVENTS_QUEUE: noted.queue });
+    const handed = deadlineMessages(noted.sent).flatMap((m) => m.submission_ids);
+    expect(handed).toContain(sub.id);
+    await consume(env, [{ kind: "deadline", submission_ids: [sub.id] }]);
+    expect((await call(`/v1/submissions/${sub.id}`)).json).toMatchObject({ status: "graded", graded_by: "deadline" });
+  });
+
+  it("a PATCH racing submission creation, over many trials: no open submission keeps a deadline later than the settings allow", async () => {
+    const TRIALS = 40;
+    /** Lets the other request run first for `ticks` turns of the microtask queue. */
+    const yieldTicks = async (ticks: number) => {
+      for (let i = 0; i < ticks; i++) await Promise.resolve();
+    };
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const byEnd = trial % 2 === 1;
+      const quizId = await createQuiz({ time_limit_seconds: 3600 });
+      const userId = await createUser();
+      const end = new Date(Date.now() + 120 * SECOND).toISOString();
+      const settings = byEnd ? { available_until: end } : { time_limit_seconds: 60 };
+      // Mostly the PATCH starts first and the creation a few ticks later, which puts the PATCH's
+      // write between the creation's read and its INSERT about a third of the time (measured);
+      // every fifth trial the other way round.
+      const ticks = 5 * ((trial % 8) + 1);
+      const patchFirst = trial % 5 !== 4;
+      const [created, patched] = await Promise.all([
+        yieldTicks(patchFirst ? ticks : 0).then(() => call(`/v1/quizzes/${quizId}/submissions`, { body: { user_id: userId } })),
+        yieldTicks(patchFirst ? 0 : ticks).then(() => call(`/v1/quizzes/${quizId}`, { method: "PATCH", body: { settings } })),
+      ]);
+      expect(patched.status, patched.text).toBe(200);
+      expect(created.status, created.text).toBe(201);
+      const stored = await row<{ created_at: string; deadline_at: string | null }>(
+        "SELECT created_at, deadline_at FROM submissions WHERE id = ?",
+        created.json.id,
+      );
+      const allowed = byEnd ? end : plus(stored!.created_at, 60 * SECOND);
+      expect(stored!.deadline_at, `trial ${trial}`).not.toBeNull();
+      expect(stored!.deadline_at! <= allowed, `trial ${trial}: ${stored!.deadline_at} > ${allowed}`).toBe(true);
+      // The creation answered the deadline it wrote; a PATCH after it may only have moved it earlier.
+      expect(created.json.deadline_at >= stored!.deadline_at!).toBe(true);
+    }
+  }, 60_000);
+
+  it("a submission's deadline is the domain's rule (deadlineFor) applied to the settings and extra time it was created under", async () => {
+    const base = Date.now() + 3_600_000;
+    for (const [limit, untilIn, extraTime] of [
+      [60, null, 0],
+      [60, null, 45],
+      [null, 600, 0],
+      [null, 600, 300],
+      [600, 300, 0],
+      [600, 700, 120],
+      [600, 900, 120],
+      [null, null, 100],
+    ] as const) {
+      const until = untilIn === null ? null : new Date(base + untilIn * SECOND).toISOString();
+      const quizId = await createQuiz({ time_limit_seconds: limit, available_until: until });
+      const userId = await createUser();
+      await call(`/v1/quizzes/${quizId}/accommodations/${userId}`, { method: "PUT", body: { extra_time_seconds: extraTime } });
+      const sub = await submit(quizId, userId);
+      const expected = deadlineFor({ time_limit_seconds: limit, available_until: until }, Date.parse(sub.created_at), extraTime);
+      expect(sub.deadline_at, JSON.stringify({ limit, untilIn, extraTime })).toBe(expected);
+    }
+  }, 30_000);
 });

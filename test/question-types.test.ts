@@ -159,7 +159,12 @@ const ORDERING = {
   type: "ordering",
   prompt: "Smallest first.",
   points: 4,
-  items: [{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }],
+  items: [
+    { id: "a", text: "1" },
+    { id: "b", text: "2" },
+    { id: "c", text: "3" },
+    { id: "d", text: "4" },
+  ],
   correct_order: ["a", "b", "c", "d"],
   scoring: "partial",
 };
@@ -210,7 +215,7 @@ describe("ordering and matching through the API", () => {
     expect(results.answers[1].correct_answer).toEqual({ fr: "paris", it: "rome", es: "madrid" });
   });
 
-  it("the key is hidden from a credential that may not see keys; ids default to a, b, …", async () => {
+  it("the key is hidden from a credential that may not see keys", async () => {
     const quiz = await call("/v1/quizzes", { body: { title: "Hidden", questions: [ORDERING, MATCHING] } });
     const { key } = await seedApiKey(["quizzes:read"]);
     const questions = (await call(`/v1/quizzes/${quiz.json.id}/questions`, { auth: key })).json.questions;

@@ -314,13 +314,16 @@ describe("GET /v1/submissions/{id}/results", () => {
     expect(body.answers[0].feedback).toBe("Wrong");
   });
 
-  it("correct_answer only while the quiz's show_correct_answers is on", async () => {
+  it("correct_answer, and the feedback and explanation that are part of the key, only while the quiz's show_correct_answers is on", async () => {
     const quiz = await createQuiz(FIVE, { show_correct_answers: false });
     const id = await submit(quiz.id, [[quiz.ids[0]!, "b"]]);
     await grade(id);
     const hidden = await results(id);
     expect(hidden.answers).toHaveLength(5);
-    for (const answer of hidden.answers) expect(answer).not.toHaveProperty("correct_answer");
+    for (const answer of hidden.answers) {
+      expect(answer).not.toHaveProperty("correct_answer");
+      expect(answer).toMatchObject({ feedback: null, explanation: null });
+    }
 
     const patch = (show: boolean) =>
       call(`/v1/quizzes/${quiz.id}`, { method: "PATCH", body: { settings: { show_correct_answers: show } } });
@@ -333,7 +336,15 @@ describe("GET /v1/submissions/{id}/results", () => {
       ["Rome", "Roma"],
       { value: 9.81, tolerance: 0.05 },
     ]);
-    expect(shown.answers.map(({ correct_answer: _, ...a }: any) => a)).toEqual(hidden.answers);
+    expect(shown.answers.map((a: any) => [a.feedback, a.explanation])).toEqual([
+      ["Right", "Because b."],
+      ["Not quite", null],
+      [null, null],
+      [null, null],
+      [null, null],
+    ]);
+    const withoutKey = (answers: any[]) => answers.map(({ correct_answer: _, feedback: __, explanation: ___, ...a }) => a);
+    expect(withoutKey(shown.answers)).toEqual(withoutKey(hidden.answers));
     // A credential that may write quizzes sees keys whatever the policy.
     expect((await patch(false)).status).toBe(200);
     const writer = await results(id, await defaultKey());

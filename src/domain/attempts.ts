@@ -1,3 +1,4 @@
+import type { QuestionType } from "./questions";
 import type { GradingPolicy, QuizSettings, RevealPolicy } from "./quiz-settings";
 import type { PresentedQuestion } from "./submissions";
 
@@ -17,8 +18,10 @@ export function isAvailable(settings: Window, now: string): boolean {
 }
 
 /**
- * A submission's deadline: the earliest of created_at + time limit + extra time and the window's
- * end (extra time never extends the window); null when neither applies.
+ * A submission's deadline (CONTRACT §8): the earliest of created_at + time limit + extra time and
+ * the window's end (extra time never extends the window); null when neither applies. Written to
+ * D1 by the SQL of src/routes/quizzes/quiz-deadlines.ts, which reads the settings of the moment
+ * its batch runs; this is the rule it follows, in values.
  */
 export function deadlineFor(
   settings: Pick<QuizSettings, "time_limit_seconds" | "available_until">,
@@ -35,23 +38,29 @@ export function deadlineFor(
 export const allowedAttempts = (maxAttempts: number | null, extraAttempts: number): number | null =>
   maxAttempts === null ? null : maxAttempts + extraAttempts;
 
-/** A small seeded generator (mulberry32): the same seed draws the same questions in the same order. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A random integer in [0, n): each value equally likely. */
+export type RandomBelow = (n: number) => number;
 
-/** Fisher–Yates with the given generator; returns a new array. */
-function shuffled<T>(items: readonly T[], random: () => number): T[] {
+const UINT32_RANGE = 2 ** 32;
+
+/**
+ * A uniform random integer in [0, n) from the platform's CSPRNG: 32-bit values from the largest
+ * multiple of n on are drawn again, so no value is favoured (a plain modulo would be).
+ */
+export const randomBelow: RandomBelow = (n) => {
+  const limit = UINT32_RANGE - (UINT32_RANGE % n);
+  const value = new Uint32Array(1);
+  for (;;) {
+    crypto.getRandomValues(value);
+    if ((value[0] as number) < limit) return (value[0] as number) % n;
+  }
+};
+
+/** Fisher–Yates: every order equally likely when `random` is uniform; returns a new array. */
+function shuffled<T>(items: readonly T[], random: RandomBelow): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
+    const j = random(i + 1);
     [out[i], out[j]] = [out[j] as T, out[i] as T];
   }
   return out;
@@ -60,21 +69,46 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
 export interface DrawableQuestion {
   id: string;
   pool: string | null;
-  /** Option ids, for choice questions. */
+  /** The ids a submission puts in its own order: a choice question's options, an ordering's items, a matching's choices. */
   options?: string[];
+  /** Ordered by every submission, whatever shuffle_options says (ordering and matching: §6b). */
+  alwaysShuffled?: boolean;
+}
+
+/** A stored question as the draw sees it: its pool and what a submission may order. */
+export function drawableQuestion(question: {
+  id: string;
+  pool: string | null;
+  type: QuestionType;
+  definition: Record<string, unknown>;
+}): DrawableQuestion {
+  const ids = (field: string) => ((question.definition[field] ?? []) as { id: string }[]).map((entry) => entry.id);
+  const drawable = { id: question.id, pool: question.pool };
+  switch (question.type) {
+    case "single_choice":
+    case "multiple_choice":
+      return { ...drawable, options: ids("options") };
+    case "ordering":
+      return { ...drawable, options: ids("items"), alwaysShuffled: true };
+    case "matching":
+      return { ...drawable, options: ids("choices"), alwaysShuffled: true };
+    default:
+      return drawable;
+  }
 }
 
 /**
  * What a submission presents, fixed at its creation: every question without a pool (or whose pool
  * no entry names), plus `pick` questions drawn from each named pool; in the quiz's order, or
- * shuffled; with each choice question's options shuffled when the quiz says so.
+ * shuffled; each choice question's options in their own order when the quiz shuffles options,
+ * and every ordering's items and matching's choices in their own order always, so that the order
+ * a submission sees tells nothing of the key (§6b). Every draw and order is uniform.
  */
 export function presentQuestions(
   questions: readonly DrawableQuestion[],
   settings: Pick<QuizSettings, "pools" | "shuffle_questions" | "shuffle_options">,
-  seed: number,
+  random: RandomBelow = randomBelow,
 ): PresentedQuestion[] {
-  const random = seededRandom(seed);
   const picks = new Map(settings.pools.map((p) => [p.pool, p.pick]));
   const drawn = new Set<string>();
   for (const [pool, pick] of picks) {
@@ -86,7 +120,7 @@ export function presentQuestions(
   return ordered.map((q, i) => ({
     question_id: q.id,
     position: i + 1,
-    ...(settings.shuffle_options && q.options ? { option_order: shuffled(q.options, random) } : {}),
+    ...(q.options && (q.alwaysShuffled || settings.shuffle_options) ? { option_order: shuffled(q.options, random) } : {}),
   }));
 }
 
@@ -118,13 +152,34 @@ export interface RevealFacts {
   now: string;
   /** The user's graded submissions at this quiz. */
   gradedAttempts: number;
+  /** The user's submissions at this quiz, whatever their status: the attempts used. */
+  attemptsUsed: number;
+  /** The user's open submissions at this quiz. */
+  openSubmissions: number;
   /** max_attempts + extra attempts; null is unlimited. */
   allowedAttempts: number | null;
   availableUntil: string | null;
   deadlineAt: string | null;
 }
 
-/** Whether results show answer keys under the quiz's reveal policy (quizzes:write sees them always). */
+/**
+ * Whether the user can still answer the quiz: they hold an open submission, or they may start
+ * another (the window is not closed and attempts are left).
+ */
+export function canStillAnswer(
+  facts: Pick<RevealFacts, "now" | "attemptsUsed" | "openSubmissions" | "allowedAttempts" | "availableUntil">,
+): boolean {
+  if (facts.openSubmissions > 0) return true;
+  const windowClosed = facts.availableUntil !== null && facts.now >= facts.availableUntil;
+  const attemptsLeft = facts.allowedAttempts === null || facts.attemptsUsed < facts.allowedAttempts;
+  return !windowClosed && attemptsLeft;
+}
+
+/**
+ * Whether results show answer keys under the quiz's reveal policy (quizzes:write sees them
+ * always). "after_last_attempt" and "after_due" never reveal while the user can still answer
+ * (§6b): with unlimited attempts and no window's end, they never reveal.
+ */
 export function policyReveals(facts: RevealFacts): boolean {
   switch (facts.policy) {
     case "always":
@@ -132,8 +187,9 @@ export function policyReveals(facts: RevealFacts): boolean {
     case "never":
       return false;
     case "after_last_attempt":
-      return facts.allowedAttempts !== null && facts.gradedAttempts >= facts.allowedAttempts;
+      return facts.allowedAttempts !== null && facts.gradedAttempts >= facts.allowedAttempts && !canStillAnswer(facts);
     case "after_due":
+      if (canStillAnswer(facts)) return false;
       if (facts.availableUntil !== null) return facts.now >= facts.availableUntil;
       if (facts.deadlineAt !== null) return facts.now >= facts.deadlineAt;
       return true;

@@ -136,6 +136,68 @@ export interface StoredQuestion {
   pool?: string | null;
 }
 
+/**
+ * Lists whose ids, when the author leaves them out, are random rather than a, b, … by position: an
+ * ordering's items and a matching's choices, whose listed order would otherwise state the key (§6b).
+ */
+export const RANDOM_ID_LISTS: readonly string[] = ["items", "choices"];
+
+const RANDOM_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+/** The length of a random item or choice id. */
+const RANDOM_ID_LENGTH = 8;
+/** The largest multiple of the alphabet's 36 letters under 256: bytes from it on are drawn again, so each letter is as likely. */
+const UNBIASED_BYTES = 252;
+
+/** A random id: RANDOM_ID_LENGTH characters of [a-z0-9], each uniform, from the platform's CSPRNG. */
+function randomListId(): string {
+  let id = "";
+  while (id.length < RANDOM_ID_LENGTH) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(RANDOM_ID_LENGTH))) {
+      if (byte < UNBIASED_BYTES && id.length < RANDOM_ID_LENGTH) id += RANDOM_ID_ALPHABET[byte % RANDOM_ID_ALPHABET.length];
+    }
+  }
+  return id;
+}
+
+/** The id a list gives its entry at `index` when the author leaves it out and the list is not random: a, b, … */
+export const positionalId = (index: number): string => String.fromCharCode(97 + index);
+
+/**
+ * A list's ids: those the author gave, kept; the others a, b, … by position, or, where `random`,
+ * fresh random ids unlike any other id of the list.
+ */
+export function listIds(list: readonly { id?: string }[], random: boolean): string[] {
+  const taken = new Set(list.flatMap((entry) => (entry.id === undefined ? [] : [entry.id])));
+  return list.map((entry, i) => {
+    if (entry.id !== undefined) return entry.id;
+    if (!random) return positionalId(i);
+    let id = randomListId();
+    while (taken.has(id)) id = randomListId();
+    taken.add(id);
+    return id;
+  });
+}
+
+/**
+ * A matching written as pairs (and distractors) in its usual form: a prompt per pair, a, b, … in
+ * order; a choice per distinct text, the pairs' first and then the distractors', with random ids,
+ * so that prompts sharing a choice text share the choice; each prompt matched to its pair's choice.
+ */
+export function matchingFromPairs(pairs: readonly { prompt: string; choice: string }[], distractors: readonly string[]) {
+  const texts = [...new Set([...pairs.map((p) => p.choice), ...distractors])];
+  const ids = listIds(
+    texts.map(() => ({})),
+    true,
+  );
+  const choiceOf = new Map(texts.map((text, i) => [text, ids[i] as string]));
+  const prompts = pairs.map((pair, i) => ({ id: positionalId(i), text: pair.prompt }));
+  return {
+    prompts,
+    choices: texts.map((text, i) => ({ id: ids[i] as string, text })),
+    correct_matches: Object.fromEntries(pairs.map((pair, i) => [positionalId(i), choiceOf.get(pair.choice) as string])),
+  };
+}
+
 /** A stored question (or a version of one, with its question's id) in the grading engine's terms. */
 export function gradableQuestion(
   stored: Pick<StoredQuestion, "type" | "points" | "feedback" | "explanation" | "definition"> & { id: string },

@@ -67,21 +67,22 @@ export const SETTINGS_FIELDS = {
     .transform((value): RevealPolicy => (value === true ? "always" : value === false ? "never" : value))
     .openapi({
       description:
-        'When results show answer keys: "always"; "after_last_attempt" (once the user has used every attempt); "after_due" (after available_until, else the submission\'s deadline, else once graded); "never". true and false are read as "always" and "never".',
+        'When results show answer keys (with the questions\' feedback and explanations) to credentials without quizzes:write: "always"; "after_last_attempt" (once the user\'s graded attempts reach max_attempts + extra_attempts); "after_due" (after available_until, else the submission\'s deadline, else once graded); "never". Neither "after_last_attempt" nor "after_due" reveals while the user holds an open submission or may start another (the window open and attempts left). true and false are read as "always" and "never".',
     }),
   available_from: timestamp.openapi({ description: "Submissions may be created from this instant (inclusive); null: any time." }),
   available_until: timestamp.openapi({
-    description: "Submissions may be created, and answers written, until this instant (exclusive); null: no end.",
+    description:
+      "Submissions may be created, and answers written, until this instant (exclusive); null: no end. Moved earlier, it moves the deadline_at of open submissions with it.",
   }),
-  time_limit_seconds: z
-    .number()
-    .int()
-    .min(MIN_TIME_LIMIT_SECONDS)
-    .max(MAX_TIME_LIMIT_SECONDS)
-    .nullable()
-    .openapi({ description: "Each submission's deadline is created_at + this (+ the user's extra time); null: none." }),
+  time_limit_seconds: z.number().int().min(MIN_TIME_LIMIT_SECONDS).max(MAX_TIME_LIMIT_SECONDS).nullable().openapi({
+    description:
+      "Each submission's deadline is created_at + this (+ the user's extra time); null: none. Made shorter, it moves the deadline_at of open submissions earlier (never later).",
+  }),
   shuffle_questions: z.boolean().openapi({ description: "Each submission presents the questions in its own order." }),
-  shuffle_options: z.boolean().openapi({ description: "Each submission presents each question's options in its own order." }),
+  shuffle_options: z.boolean().openapi({
+    description:
+      "Each submission presents each choice question's options in its own order. Ordering items and matching choices are in an order of each submission's own whatever this says.",
+  }),
   pools: z
     .array(Pool)
     .max(MAX_POOLS)

@@ -1,10 +1,14 @@
 import { hasScope } from "../lib/scopes";
 import { policyReveals, type RevealFacts } from "./attempts";
+import type { QuestionFeedback } from "./questions";
 
 /**
- * Who sees answer keys, in one place. A question's key fields are shown only to credentials that
- * could have written them (quizzes:write); a graded submission's results show each answer's key
- * (`correct_answer`) when the quiz's settings say so, to whoever may read the results.
+ * Who sees answer keys, in one place. A question's key is shown only to credentials that could
+ * have written it (quizzes:write); a graded submission's results show each answer's key
+ * (`correct_answer`) when the quiz's reveal policy says so, to whoever may read the results.
+ * The key is more than the right answers (§6b): a question's feedback and explanation and any
+ * option's feedback tell it too, and so would an ordering's items or a matching's choices listed
+ * in the key's order, so until the key is revealed they are hidden or listed by id.
  */
 
 /** Fields of a question's definition that give the answer away. */
@@ -20,15 +24,50 @@ export const ANSWER_KEY_FIELDS = [
   "rubric",
 ];
 
+/** Lists shown sorted by id until the key is revealed: an ordering's items, a matching's choices. */
+export const KEY_ORDERED_LISTS: readonly string[] = ["items", "choices"];
+
 /** Whether a credential with these scopes sees questions' key fields. */
 export const revealsKeys = (scopes: readonly string[]): boolean => hasScope(scopes, "quizzes:write");
 
-/** A question's definition as shown: without its key fields unless they are revealed. */
+const isEntry = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** An option (item, prompt, choice) without any feedback field: option-level feedback is key. */
+function withoutFeedback(entry: unknown): unknown {
+  if (!isEntry(entry)) return entry;
+  return Object.fromEntries(Object.entries(entry).filter(([field]) => !/feedback/i.test(field)));
+}
+
+/** By id, in code-unit order: the same for every key. */
+const byId = (a: unknown, b: unknown): number => {
+  const [x, y] = [String(isEntry(a) ? a.id : ""), String(isEntry(b) ? b.id : "")];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/**
+ * A question's definition as shown. Revealed: as stored. Hidden: without its key fields, without
+ * any option-level feedback, and with an ordering's items and a matching's choices sorted by id,
+ * so that nothing shown depends on the key.
+ */
 export function shownDefinition(definition: Record<string, unknown>, reveal: boolean): Record<string, unknown> {
   const shown = { ...definition };
-  if (!reveal) for (const field of ANSWER_KEY_FIELDS) delete shown[field];
+  if (reveal) return shown;
+  for (const field of ANSWER_KEY_FIELDS) delete shown[field];
+  for (const [field, value] of Object.entries(shown)) {
+    if (!Array.isArray(value)) continue;
+    const entries = value.map(withoutFeedback);
+    shown[field] = KEY_ORDERED_LISTS.includes(field) ? entries.sort(byId) : entries;
+  }
   return shown;
 }
+
+/** A question's feedback and explanation as shown: part of the key, so `{}` and null until it is revealed. */
+export const shownCommentary = (
+  question: { feedback: QuestionFeedback; explanation: string | null },
+  reveal: boolean,
+): { feedback: QuestionFeedback; explanation: string | null } =>
+  reveal ? { feedback: question.feedback, explanation: question.explanation } : { feedback: {}, explanation: null };
 
 /**
  * Whether a submission's results show each answer's key: always to a credential that may write

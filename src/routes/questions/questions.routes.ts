@@ -17,7 +17,7 @@ export const listQuestions = defineRoute({
   ...scoped("quizzes:read"),
   summary: "List a quiz's questions in order",
   description:
-    "Returns the quiz's questions by position, first to last. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
+    "Returns the quiz's questions by position, first to last. To a credential without quizzes:write the key is hidden: no key fields, `feedback` `{}`, `explanation` null, ordering items and matching choices sorted by id. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { params: QuizParams, query: z.strictObject(pageQuery("position")) },
   responses: {
     200: jsonResponse(z.object({ questions: z.array(Question), next_cursor: nextCursorSchema }), "A page of questions."),
@@ -33,7 +33,7 @@ export const createQuestion = defineRoute({
   ...scoped("quizzes:write"),
   summary: "Add a question to a quiz",
   description:
-    "Adds the question at `position` (default: last); the questions at and after it move down one. A quiz holds at most 200 questions → 409 question_limit_reached.",
+    "Adds the question at `position` (default: last); the questions at and after it move down one. A quiz holds at most 200 questions → 409 question_limit_reached. Ordering item and matching choice ids left out are random; an ordering without correct_order is in the order its items are listed; a matching may be written as pairs and distractors.",
   request: { params: QuizParams, ...jsonBody(QuestionCreate) },
   responses: {
     201: jsonResponse(Question, "The question, with its Location."),
@@ -48,7 +48,8 @@ export const getQuestion = defineRoute({
   tags,
   ...scoped("quizzes:read"),
   summary: "Get a question",
-  description: "Returns one question of the quiz, with its answer key.",
+  description:
+    "Returns one question of the quiz: with its answer key, feedback and explanation to a credential holding quizzes:write; to others without them, ordering items and matching choices sorted by id.",
   request: { params: QuestionParams },
   responses: { 200: jsonResponse(Question, "The question."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
@@ -61,7 +62,7 @@ export const updateQuestion = defineRoute({
   ...scoped("quizzes:write"),
   summary: "Change a question",
   description:
-    "Fields not sent keep their values; the result must be a valid question. Changing `type` drops the old type's key fields. Graded submissions keep the grade they were given.",
+    "Fields not sent keep their values; the result must be a valid question. Changing `type` drops the old type's key fields; a matching's `pairs` replace its prompts, choices and correct_matches; an ordering's items sent with ids left out and without correct_order are the order as listed. Graded submissions keep the grade they were given.",
   request: { params: QuestionParams, ...jsonBody(QuestionPatch) },
   responses: {
     200: jsonResponse(Question, "The changed question."),

@@ -2,31 +2,41 @@ import { type SQL, sql } from "drizzle-orm";
 import { questions, questionVersions } from "../../db/schema";
 import { ANSWER_ROW_BUDGET, answerRowBytes } from "../../domain/answers";
 import { withoutAnswerKey } from "../../domain/events";
-import { gradableQuestion, TYPE_FIELDS } from "../../domain/questions";
-import { shownDefinition } from "../../domain/reveal";
+import { gradableQuestion, listIds, matchingFromPairs, RANDOM_ID_LISTS, TYPE_FIELDS } from "../../domain/questions";
+import { shownCommentary, shownDefinition } from "../../domain/reveal";
 import type { Database } from "../../env";
 import { validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { optionIds, type Question, type QuestionInput } from "./questions.schemas";
+import type { Question, QuestionInput } from "./questions.schemas";
 
 /** A question's row, its versions, and its representations: for the API and for events. */
 
 export type QuestionRow = typeof questions.$inferSelect;
 
-/** The row for a validated question; position is set by the caller. */
+/**
+ * The row for a validated question; position is set by the caller. The key is stored in its usual
+ * form: a matching written as pairs becomes prompts, choices and correct_matches, and an ordering
+ * without correct_order is in the order its items are listed.
+ */
 export function questionRow(quizId: string, input: QuestionInput, position: number, now: string): QuestionRow {
   const { type, prompt, points, feedback, explanation, pool } = input;
+  const source: Record<string, unknown> =
+    input.type === "matching" && input.pairs !== undefined
+      ? { ...input, ...matchingFromPairs(input.pairs, input.distractors ?? []) }
+      : input;
   const definition: Record<string, unknown> = {};
-  for (const field of TYPE_FIELDS[type]) definition[field] = (input as Record<string, unknown>)[field];
-  // Options, items, prompts and choices left without ids get a, b, … by position.
+  for (const field of TYPE_FIELDS[type]) definition[field] = source[field];
+  // Ids left out: random for items and choices (their order must not tell the key), else a, b, … by position.
   for (const field of ["options", "items", "prompts", "choices"] as const) {
-    const list = (input as Partial<Record<typeof field, { id?: string; text: string }[]>>)[field];
+    const list = source[field] as { id?: string; text: string }[] | undefined;
     if (!list) continue;
-    const ids = optionIds(list);
+    const ids = listIds(list, RANDOM_ID_LISTS.includes(field));
     definition[field] = list.map((o, i) => ({ id: ids[i], text: o.text }));
   }
+  if (input.type === "ordering" && input.correct_order === undefined)
+    definition.correct_order = (definition.items as { id: string }[]).map((item) => item.id);
   if (input.type === "fill_in_blanks") {
-    const ids = optionIds(input.blanks);
+    const ids = listIds(input.blanks, false);
     definition.blanks = input.blanks.map((b, i) => ({
       id: ids[i],
       accepted_answers: b.accepted_answers,
@@ -81,7 +91,10 @@ export function snapshotVersions(db: Database, where: SQL) {
     });
 }
 
-/** The question as the API shows it; its key fields only when `revealKeys` (see domain/reveal). */
+/**
+ * The question as the API shows it: its key (key fields, feedback, explanation, the order of items
+ * and choices) only when `revealKeys` (see domain/reveal).
+ */
 export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Question {
   return {
     id: row.id,
@@ -90,8 +103,7 @@ export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Questi
     prompt: row.prompt,
     points: row.points,
     position: row.position,
-    feedback: row.feedback,
-    explanation: row.explanation,
+    ...shownCommentary(row, revealKeys),
     pool: row.pool,
     ...shownDefinition(row.definition, revealKeys),
     version: row.version,
@@ -100,8 +112,12 @@ export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Questi
   };
 }
 
-/** The question as its events carry it: the API's representation without any answer-key field. */
-export const questionEventObject = (row: QuestionRow) => withoutAnswerKey(serializeQuestion(row, true));
+/**
+ * The question as its events carry it: as a credential without quizzes:write sees it (no key,
+ * feedback or explanation; items and choices by id), less every field the event catalogue counts
+ * as key: whoever reads events learns nothing of the key.
+ */
+export const questionEventObject = (row: QuestionRow) => withoutAnswerKey(serializeQuestion(row, false));
 
 /** 400 for questions whose answers could overflow a submission's row (§6), at `path`. */
 export const rowBudgetExceeded = (path: string) =>

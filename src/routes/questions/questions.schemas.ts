@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { POINT_DECIMALS } from "../../domain/points";
-import { MULTIPLE_CHOICE_SCORINGS, QUESTION_TYPES } from "../../domain/questions";
+import { MULTIPLE_CHOICE_SCORINGS, positionalId, QUESTION_TYPES } from "../../domain/questions";
 import { idSchema } from "../../lib/ids";
 import { multiLineText, singleLineText } from "../../lib/text";
 
@@ -55,9 +55,9 @@ const position = {
 
 const options = z.array(OptionInput).min(MIN_OPTIONS).max(MAX_OPTIONS);
 
-/** Option ids the client left out become a, b, c, … by position. */
-export function optionIds(input: { id?: string }[]): string[] {
-  return input.map((o, i) => o.id ?? String.fromCharCode(97 + i));
+/** Option ids the client left out become a, b, c, … by position (not items' and choices': see domain/questions). */
+function optionIds(input: { id?: string }[]): string[] {
+  return input.map((o, i) => o.id ?? positionalId(i));
 }
 
 function checkOptions(input: { options: { id?: string }[] }, ctx: z.RefinementCtx, correct: { path: string; ids: string[] }) {
@@ -135,15 +135,24 @@ const NumericInput = z
     example: { type: "numeric", prompt: "π to two decimals?", correct_value: 3.14, tolerance: 0.005 },
   });
 
-/** Ids of a list (items, prompts, choices) unique, each issue at the duplicate's path. */
-function checkUniqueIds(list: { id?: string }[], field: string, ctx: z.RefinementCtx, noun = ""): Set<string> {
+/**
+ * Ids of a list (options, items, prompts, choices, blanks) unique, each issue at the duplicate's
+ * path; returns the ids known now: with `random`, ids left out are drawn when the question is
+ * stored, unlike any other, so only those given are known and checked.
+ */
+function checkUniqueIds(list: { id?: string }[], field: string, ctx: z.RefinementCtx, noun = "", random = false): Set<string> {
   const seen = new Set<string>();
-  optionIds(list).forEach((id, i) => {
+  list.forEach((entry, i) => {
+    const id = random ? entry.id : (entry.id ?? positionalId(i));
+    if (id === undefined) return;
     if (seen.has(id)) ctx.addIssue({ code: "custom", path: [field, i, "id"], message: `Duplicate ${noun}id "${id}".` });
     seen.add(id);
   });
   return seen;
 }
+
+const RANDOM_IDS =
+  "ids left out are random (8 characters of a–z and 0–9, never a, b, … by position), so that their order tells nothing of the key";
 
 const OrderingInput = z
   .strictObject({
@@ -153,18 +162,27 @@ const OrderingInput = z
       .array(OptionInput)
       .min(MIN_OPTIONS)
       .max(MAX_OPTIONS)
-      .openapi({ description: "What is to be put in order; ids a, b, … when left out." }),
-    correct_order: z
-      .array(optionId)
-      .min(MIN_OPTIONS)
-      .max(MAX_OPTIONS)
-      .openapi({ description: "Every item id once, in the right order." }),
+      .openapi({ description: `What is to be put in order; ${RANDOM_IDS}.` }),
+    correct_order: z.array(optionId).min(MIN_OPTIONS).max(MAX_OPTIONS).optional().openapi({
+      description:
+        "Every item id once, in the right order. Left out: the items as listed are the right order. Given, every item needs its id (400 otherwise).",
+    }),
     scoring: z.enum(MULTIPLE_CHOICE_SCORINGS).default("all_or_nothing").openapi({
       description: "`partial`: the share of items in their place.",
     }),
   })
   .superRefine((q, ctx) => {
-    const ids = checkUniqueIds(q.items, "items", ctx);
+    const ids = checkUniqueIds(q.items, "items", ctx, "", true);
+    if (q.correct_order === undefined) return;
+    if (q.items.some((item) => item.id === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["correct_order"],
+        message:
+          "Item ids left out are random, so correct_order cannot name them: give every item its id, or leave correct_order out (the items as listed are then the order).",
+      });
+      return;
+    }
     const placed = new Set<string>();
     q.correct_order.forEach((id, i) => {
       if (!ids.has(id))
@@ -181,48 +199,96 @@ const OrderingInput = z
       });
   })
   .openapi("OrderingQuestionInput", {
+    description:
+      "Items listed in the right order, without ids and without correct_order (ids are then random); or items with ids, in any order, and correct_order.",
     example: {
       type: "ordering",
       prompt: "Put these in the order they happened.",
-      items: [
-        { id: "a", text: "The Magna Carta" },
-        { id: "b", text: "The printing press" },
-        { id: "c", text: "The French Revolution" },
-      ],
-      correct_order: ["a", "b", "c"],
+      items: [{ text: "The Magna Carta" }, { text: "The printing press" }, { text: "The French Revolution" }],
       scoring: "partial",
     },
   });
+
+const Pair = z
+  .strictObject({
+    prompt: singleLineText(1000).openapi({ example: "France" }),
+    choice: singleLineText(1000).openapi({ example: "Paris" }),
+  })
+  .openapi("MatchingPair");
+
+/** The two ways to write a matching's key: their fields, for the issue that names the other way. */
+const USUAL_MATCHING = ["prompts", "choices", "correct_matches"] as const;
 
 const MatchingInput = z
   .strictObject({
     type: z.literal("matching"),
     ...common,
-    prompts: z
-      .array(OptionInput)
-      .min(1)
-      .max(MAX_OPTIONS)
-      .openapi({ description: "What is to be matched; ids a, b, … when left out." }),
+    prompts: z.array(OptionInput).min(1).max(MAX_OPTIONS).optional().openapi({
+      description: "What is to be matched; ids a, b, … when left out. With choices and correct_matches, unless pairs are given.",
+    }),
     choices: z
       .array(OptionInput)
       .min(1)
       .max(MAX_OPTIONS)
-      .openapi({ description: "What it is matched to; prompts may share a choice." }),
-    correct_matches: z.record(optionId, optionId).openapi({ description: "Every prompt id to its one correct choice id." }),
+      .optional()
+      .openapi({
+        description: `What it is matched to; prompts may share a choice; ${RANDOM_IDS}, so correct_matches names only choices given with their ids.`,
+      }),
+    correct_matches: z
+      .record(optionId, optionId)
+      .optional()
+      .openapi({ description: "Every prompt id to its one correct choice id." }),
+    pairs: z.array(Pair).min(1).max(MAX_OPTIONS).optional().openapi({
+      description:
+        "Instead of prompts, choices and correct_matches: each prompt with its choice. Stored and returned in the usual form: prompts a, b, … in order, one choice per distinct text (prompts sharing a choice text share the choice), with random ids.",
+    }),
+    distractors: z
+      .array(singleLineText(1000))
+      .max(MAX_OPTIONS - 1)
+      .optional()
+      .openapi({ description: "With pairs: choices that match no prompt, each unlike every other choice." }),
     scoring: z.enum(MULTIPLE_CHOICE_SCORINGS).default("all_or_nothing").openapi({
       description: "`partial`: the share of prompts matched.",
     }),
   })
   .superRefine((q, ctx) => {
+    if (q.pairs !== undefined) {
+      for (const field of USUAL_MATCHING)
+        if (q[field] !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            message: "Give either pairs (and distractors) or prompts, choices and correct_matches, not both.",
+          });
+      checkPairs(q.pairs, q.distractors ?? [], ctx);
+      return;
+    }
+    if (q.distractors !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["distractors"],
+        message: "Distractors go with pairs; with choices, list them there.",
+      });
+    for (const field of USUAL_MATCHING)
+      if (q[field] === undefined)
+        ctx.addIssue({ code: "custom", path: [field], message: "Required, unless the question is written as pairs." });
+    if (q.prompts === undefined || q.choices === undefined || q.correct_matches === undefined) return;
     const prompts = checkUniqueIds(q.prompts, "prompts", ctx);
-    const choices = checkUniqueIds(q.choices, "choices", ctx);
+    const choices = checkUniqueIds(q.choices, "choices", ctx, "", true);
+    const unnamed = q.choices.some((c) => c.id === undefined)
+      ? " (choice ids left out are random: give each choice its id, or write the question as pairs)"
+      : "";
     for (const [prompt, choice] of Object.entries(q.correct_matches)) {
       if (!prompts.has(prompt))
         ctx.addIssue({ code: "custom", path: ["correct_matches", prompt], message: `"${prompt}" is not one of the prompt ids.` });
       else if (!choices.has(choice))
-        ctx.addIssue({ code: "custom", path: ["correct_matches", prompt], message: `"${choice}" is not one of the choice ids.` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["correct_matches", prompt],
+          message: `"${choice}" is not one of the choice ids${unnamed}.`,
+        });
     }
-    const unmatched = [...prompts].filter((id) => !Object.hasOwn(q.correct_matches, id));
+    const unmatched = [...prompts].filter((id) => !Object.hasOwn(q.correct_matches ?? {}, id));
     if (unmatched.length > 0)
       ctx.addIssue({
         code: "custom",
@@ -231,21 +297,36 @@ const MatchingInput = z
       });
   })
   .openapi("MatchingQuestionInput", {
+    description:
+      "Either pairs (and distractors), or prompts, choices (with ids) and correct_matches. Stored and returned in the second form.",
     example: {
       type: "matching",
       prompt: "Match each country to its capital.",
-      prompts: [
-        { id: "fr", text: "France" },
-        { id: "it", text: "Italy" },
+      pairs: [
+        { prompt: "France", choice: "Paris" },
+        { prompt: "Italy", choice: "Rome" },
       ],
-      choices: [
-        { id: "paris", text: "Paris" },
-        { id: "rome", text: "Rome" },
-        { id: "madrid", text: "Madrid" },
-      ],
-      correct_matches: { fr: "paris", it: "rome" },
+      distractors: ["Madrid"],
     },
   });
+
+/** Pairs name each prompt once; distractors are choices unlike each other and every pair's; at most MAX_OPTIONS choices. */
+function checkPairs(pairs: { prompt: string; choice: string }[], distractors: string[], ctx: z.RefinementCtx) {
+  const prompts = new Set<string>();
+  pairs.forEach((pair, i) => {
+    if (prompts.has(pair.prompt))
+      ctx.addIssue({ code: "custom", path: ["pairs", i, "prompt"], message: "Each prompt may be given once." });
+    prompts.add(pair.prompt);
+  });
+  const choices = new Set(pairs.map((pair) => pair.choice));
+  distractors.forEach((text, i) => {
+    if (choices.has(text))
+      ctx.addIssue({ code: "custom", path: ["distractors", i], message: "Already a choice: a distractor matches no prompt." });
+    choices.add(text);
+  });
+  if (choices.size > MAX_OPTIONS)
+    ctx.addIssue({ code: "custom", path: ["distractors"], message: `At most ${MAX_OPTIONS} choices in all.` });
+}
 
 const MAX_BLANKS = 26;
 /** `{{blank_id}}` in a fill-in-the-blanks text. */
@@ -395,6 +476,8 @@ export const QuestionPatch = z
     prompts: z.unknown().optional(),
     choices: z.unknown().optional(),
     correct_matches: z.unknown().optional(),
+    pairs: z.unknown().optional(),
+    distractors: z.unknown().optional(),
     text: z.unknown().optional(),
     blanks: z.unknown().optional(),
     rubric: z.unknown().optional(),
@@ -402,7 +485,8 @@ export const QuestionPatch = z
   })
   .openapi("QuestionPatch", {
     example: { prompt: "What is the capital city of France?", points: 2 },
-    description: "Any fields of a question; the result is validated as a whole question of its (new) type.",
+    description:
+      "Any fields of a question; the result is validated as a whole question of its (new) type. A matching's pairs (and distractors) replace its prompts, choices and correct_matches; an ordering's items sent with ids left out, without correct_order, are the order as listed.",
   });
 
 export const Question = z
@@ -413,8 +497,10 @@ export const Question = z
     prompt: z.string(),
     points: z.number(),
     position: z.number().int().openapi({ description: "1-based order within the quiz." }),
-    feedback: z.object({ correct: z.string().optional(), incorrect: z.string().optional() }),
-    explanation: z.string().nullable(),
+    feedback: z
+      .object({ correct: z.string().optional(), incorrect: z.string().optional() })
+      .openapi({ description: "Shown with an answer's result; part of the key: `{}` to a credential without quizzes:write." }),
+    explanation: z.string().nullable().openapi({ description: "Part of the key: null to a credential without quizzes:write." }),
     pool: z.string().nullable().openapi({ description: "The question's pool; null: presented in every submission." }),
     options: z.array(Option).optional(),
     correct_option_id: z.string().optional(),
@@ -443,6 +529,6 @@ export const Question = z
   })
   .openapi("Question", {
     description:
-      "Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks) and an essay's rubric appear only for credentials with quizzes:write.",
+      "As a credential with quizzes:write sees it. To any other credential the key is hidden (§6b): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.",
   });
 export type Question = z.infer<typeof Question>;

@@ -59,7 +59,7 @@ export const updateQuiz = defineRoute({
   ...scoped("quizzes:write"),
   summary: "Change a quiz's title, description or settings",
   description:
-    "Changes only the fields sent; the others keep their values. Its questions are changed through the question operations.",
+    "Changes only the fields sent; the others keep their values. Its questions are changed through the question operations. An `available_until` moved earlier or a shorter `time_limit_seconds` moves the `deadline_at` of the quiz's open submissions earlier in the same write (never later); the cron grades them once past it.",
   request: { params: Params, ...jsonBody(QuizPatch) },
   responses: {
     200: jsonResponse(Quiz, "The changed quiz."),

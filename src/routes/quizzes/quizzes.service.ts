@@ -12,6 +12,7 @@ import { conflict, errorChainText, notFound, validationFailed } from "../../lib/
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "../questions";
+import { tightenOpenDeadlines } from "./quiz-deadlines";
 import type { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
 type QuizRow = typeof quizzes.$inferSelect;
@@ -112,6 +113,8 @@ const unchangedSince = (read: { quiz: QuizRow; questionCount: number }) =>
  * read, the result computed, and the write (with its event) made only while the quiz is still
  * as read; a quiz changed meanwhile is read again, so patches of different fields each keep
  * the other's change and each event's previous_attributes are the values its change replaced.
+ * A window that ends sooner or a shorter time limit moves the deadlines of the quiz's open
+ * submissions in the same batch (§6b); the cron grades them once past.
  */
 export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof QuizPatch>) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
@@ -137,9 +140,12 @@ export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof
         updatedAt: next.updatedAt,
       })
       .where(unchangedSince(read));
+    const movesDeadlines = patch.settings?.available_until !== undefined || patch.settings?.time_limit_seconds !== undefined;
     const [write] = await db.$client.batch([
       prepared(db, update),
       eventStatement(db, { type: "quiz.updated", object: after, previous: previousAttributes(before, after) }, "after-change"),
+      // From the settings stored when it runs, so it holds whether this write or a racing one landed.
+      ...(movesDeadlines ? [statement(db, tightenOpenDeadlines(id))] : []),
     ]);
     if (write?.meta.changes === 1) return after;
   }

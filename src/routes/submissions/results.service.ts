@@ -4,7 +4,7 @@ import { allowedAttempts } from "../../domain/attempts";
 import { type AnswerResult, correctAnswerOf, type StoredAnswerResult } from "../../domain/grading";
 import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
-import { resultsRevealKeys, withAnswerKey } from "../../domain/reveal";
+import { resultsRevealKeys, shownCommentary, withAnswerKey } from "../../domain/reveal";
 import type { Database } from "../../env";
 import { notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
@@ -15,8 +15,9 @@ type QuestionVersionRow = typeof questionVersions.$inferSelect;
 /**
  * The graded submission with per-answer detail: responses from the stored answers; type,
  * feedback, explanation and key from the question version each answer was graded against
- * (one round trip: the versions are found through the results' references). The key only
- * where the quiz shows it.
+ * (one round trip: the versions are found through the results' references). The key, and the
+ * question's feedback and explanation that are part of it (§6b), only where the reveal policy
+ * shows it to this credential.
  */
 export async function getResults(db: Database, id: string, scopes: readonly string[]) {
   const graded = sql`(SELECT results FROM submissions WHERE id = ${id})`;
@@ -29,6 +30,13 @@ export async function getResults(db: Database, id: string, scopes: readonly stri
           WHERE grades.quiz_id = submissions.quiz_id AND grades.user_id = submissions.user_id), 0)`.mapWith(Number),
         extraAttempts: sql<number>`coalesce((SELECT extra_attempts FROM accommodations
           WHERE accommodations.quiz_id = submissions.quiz_id AND accommodations.user_id = submissions.user_id), 0)`.mapWith(
+          Number,
+        ),
+        // The user's submissions at the quiz, and those still open: whether they can still answer.
+        attemptsUsed: sql<number>`(SELECT count(*) FROM submissions AS mine
+          WHERE mine.quiz_id = submissions.quiz_id AND mine.user_id = submissions.user_id)`.mapWith(Number),
+        openSubmissions: sql<number>`(SELECT count(*) FROM submissions AS mine
+          WHERE mine.quiz_id = submissions.quiz_id AND mine.user_id = submissions.user_id AND mine.status = 'open')`.mapWith(
           Number,
         ),
       })
@@ -51,6 +59,8 @@ export async function getResults(db: Database, id: string, scopes: readonly stri
     policy: settings.show_correct_answers,
     now: isoNow(),
     gradedAttempts: row.gradedAttempts,
+    attemptsUsed: row.attemptsUsed,
+    openSubmissions: row.openSubmissions,
     allowedAttempts: allowedAttempts(settings.max_attempts, row.extraAttempts),
     availableUntil: settings.available_until,
     deadlineAt: submission.deadlineAt,
@@ -61,7 +71,8 @@ export async function getResults(db: Database, id: string, scopes: readonly stri
     if ("type" in entry) {
       // Graded before results referenced versions: the entry holds its own copies.
       const { correct_answer, ...answer } = entry;
-      return withAnswerKey(answer, reveal, () => correct_answer);
+      const hidden = reveal ? {} : { feedback: null, explanation: null };
+      return withAnswerKey({ ...answer, ...hidden }, reveal, () => correct_answer);
     }
     return answerResult(entry, byRef.get(`${entry.question_id}#${entry.version}`), responses.get(entry.question_id), reveal);
   });
@@ -80,7 +91,9 @@ function answerResult(entry: StoredAnswerResult, version: QuestionVersionRow | u
   // Versions are never deleted (the migration that introduced them copied every question).
   if (!version) throw new Error(`question version ${entry.question_id}#${entry.version} is missing`);
   const question = gradableQuestion({ ...version, id: version.questionId });
-  const feedback = entry.review ? entry.review.feedback : entry.correct ? question.feedback.correct : question.feedback.incorrect;
+  const shown = shownCommentary({ feedback: question.feedback, explanation: question.explanation ?? null }, reveal);
+  // A review's feedback is the reviewer's word on this answer, not the question's: always shown.
+  const feedback = entry.review ? entry.review.feedback : entry.correct ? shown.feedback.correct : shown.feedback.incorrect;
   const answer = {
     question_id: entry.question_id,
     question_version: entry.version,
@@ -91,7 +104,7 @@ function answerResult(entry: StoredAnswerResult, version: QuestionVersionRow | u
     points_earned: entry.pending ? null : entry.points_earned,
     points_possible: entry.points_possible,
     feedback: feedback ?? null,
-    explanation: question.explanation ?? null,
+    explanation: shown.explanation,
   };
   return withAnswerKey(answer, reveal, () => correctAnswerOf(question));
 }

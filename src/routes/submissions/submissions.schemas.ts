@@ -53,7 +53,7 @@ export const Submission = z
     score: z.number().nullable().openapi({ description: "Percentage 0–100 once graded, else null." }),
     deadline_at: z.string().datetime().nullable().openapi({
       description:
-        "Answers are refused from this instant (409 deadline_passed); an open submission is graded at it by the service (graded_by deadline). The earliest of created_at + time limit + the user's extra time and the quiz's available_until; null: none.",
+        "Answers are refused from this instant (409 deadline_passed); an open submission is graded at it by the service (graded_by deadline). The earliest of created_at + time limit + the user's extra time and the quiz's available_until; null: none. A quiz change that ends the window sooner or shortens the time limit moves it earlier (never later).",
     }),
     graded_by: z.enum(GRADED_BY).nullable().openapi({ description: '"request" (a grade call) or "deadline"; null while open.' }),
     questions: z
@@ -61,16 +61,16 @@ export const Submission = z
         z.object({
           question_id: idSchema("question"),
           position: z.number().int().min(1),
-          option_order: z
-            .array(z.string())
-            .optional()
-            .openapi({ description: "The order its options are presented in, when the quiz shuffles options." }),
+          option_order: z.array(z.string()).optional().openapi({
+            description:
+              "The order this submission presents the question's options (choice questions, when the quiz shuffles options), items (ordering, always) or choices (matching, always) in: drawn uniformly at random at creation, so it tells nothing of the key.",
+          }),
         }),
       )
       .nullable()
       .openapi({
         description:
-          "The questions this submission presents, in its order, fixed at creation (pools drawn, questions and options shuffled as the quiz says). Answers to other questions → 400. null for submissions created before presentations were stored: every question of the quiz.",
+          "The questions this submission presents, in its order, fixed at creation (pools drawn, questions and options shuffled as the quiz says; ordering items and matching choices always in an order of its own). Answers to other questions → 400. null for submissions created before presentations were stored: every question of the quiz.",
       }),
     points_earned: z.number().nullable().openapi({ description: "Once graded, else null." }),
     points_possible: z.number().nullable().openapi({ description: "Once graded, else null." }),
@@ -111,12 +111,18 @@ const AnswerResult = z
     correct: z.boolean(),
     points_earned: z.number().nullable().openapi({ description: "Null for an answered essay waiting for its review." }),
     points_possible: z.number(),
-    feedback: z.string().nullable().openapi({ description: "The question's feedback; for a reviewed essay, the review's." }),
-    explanation: z.string().nullable(),
-    correct_answer: z
-      .unknown()
-      .optional()
-      .openapi({ description: "The key, when the quiz's settings.show_correct_answers is on." }),
+    feedback: z.string().nullable().openapi({
+      description:
+        "The question's feedback, part of the key: null until the reveal policy shows the key to this credential. For a reviewed essay, the review's, always.",
+    }),
+    explanation: z
+      .string()
+      .nullable()
+      .openapi({ description: "Part of the key: null until the reveal policy shows the key to this credential." }),
+    correct_answer: z.unknown().optional().openapi({
+      description:
+        "The key, when the quiz's settings.show_correct_answers shows it to this credential (always with quizzes:write).",
+    }),
   })
   .openapi("AnswerResult");
 

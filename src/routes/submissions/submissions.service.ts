@@ -3,7 +3,7 @@ import { eventStatement } from "../../db/outbox";
 import { accommodations, questions, quizzes, submissions, users } from "../../db/schema";
 import { statement } from "../../db/statements";
 import { answerProblems, type SubmittedAnswer } from "../../domain/answers";
-import { allowedAttempts, deadlineFor, isAvailable, presentQuestions } from "../../domain/attempts";
+import { allowedAttempts, drawableQuestion, isAvailable, presentQuestions } from "../../domain/attempts";
 import { pointsSentence } from "../../domain/grading";
 import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
@@ -12,6 +12,7 @@ import type { Database } from "../../env";
 import { ApiError, conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
+import { newSubmissionDeadline, windowOpen } from "../quizzes";
 
 export type SubmissionRow = typeof submissions.$inferSelect;
 
@@ -40,13 +41,15 @@ export function serializeSubmission(row: SubmissionRow) {
 }
 
 /**
- * The attempt number SQL gave a new submission, written into the submission.created event just
- * inserted for it (the batch's last insert), since that number is known only when the batch runs.
+ * The attempt number and deadline SQL gave a new submission, written into the submission.created
+ * event just inserted for it (the batch's last insert), since they are known only when the batch runs.
  */
 const attemptIntoEvent = (db: Database, submissionId: string) =>
   statement(
     db,
-    sql`UPDATE events SET data = json_set(data, '$.object.attempt', (SELECT attempt FROM submissions WHERE id = ${submissionId}))
+    sql`UPDATE events SET data = json_set(data,
+          '$.object.attempt', (SELECT attempt FROM submissions WHERE id = ${submissionId}),
+          '$.object.deadline_at', (SELECT deadline_at FROM submissions WHERE id = ${submissionId}))
         WHERE rowid = last_insert_rowid() AND json_extract(data, '$.object.id') = ${submissionId}`,
   );
 
@@ -67,9 +70,6 @@ function checkAnswers(answers: SubmittedAnswer[], shown: QuestionRow[]): void {
   const errors = answerProblems(answers, shown.map(gradableQuestion));
   if (errors.length > 0) throw validationFailed(errors);
 }
-
-const optionIdsOf = (q: QuestionRow) =>
-  Array.isArray(q.definition.options) ? (q.definition.options as { id: string }[]).map((o) => o.id) : undefined;
 
 const notAvailable = () =>
   conflict("quiz_not_available", "The quiz is not open for submissions now (settings.available_from/until).");
@@ -92,19 +92,15 @@ export async function createSubmission(db: Database, quizId: string, input: { us
   if (!quiz) throw notFound("Quiz");
   if (userRows.length === 0) throw validationFailed([{ path: "user_id", message: "No such user." }]);
   const settings = readSettings(quiz.settings);
-  const nowMs = Date.now();
-  const now = isoNow(nowMs);
+  const now = isoNow();
   if (!isAvailable(settings, now)) throw notAvailable();
-  // The draw and the order are fixed now, from a fresh seed, and stored with the submission.
-  const seed = crypto.getRandomValues(new Uint32Array(1))[0] ?? 0;
-  const drawable = questionRows.map((q) => ({ id: q.id, pool: q.pool, options: optionIdsOf(q) }));
-  const presented = presentQuestions(drawable, settings, seed);
+  // The draw and the orders are made now, uniformly at random, and stored with the submission.
+  const presented = presentQuestions(questionRows.map(drawableQuestion), settings);
   checkAnswers(input.answers, presentedQuestions(questionRows, presented));
 
   const extra = extraRows[0];
   const id = newId("submission");
   const maxAttempts = allowedAttempts(settings.max_attempts, extra?.extraAttempts ?? 0);
-  const deadlineAt = deadlineFor(settings, nowMs, extra?.extraTimeSeconds ?? 0);
   const row: SubmissionRow = {
     id,
     quizId,
@@ -119,7 +115,7 @@ export async function createSubmission(db: Database, quizId: string, input: { us
     feedback: null,
     results: null,
     gradeToken: null,
-    deadlineAt,
+    deadlineAt: null, // set by the INSERT below
     gradedBy: null,
     presented,
     createdAt: now,
@@ -127,19 +123,21 @@ export async function createSubmission(db: Database, quizId: string, input: { us
     gradedAt: null,
   };
   // One statement numbers the attempt and enforces max_attempts, so concurrent submissions by
-  // one user cannot both take the last attempt (the unique index backs this up). The event is
-  // written only if it inserted, and then given the attempt number.
+  // one user cannot both take the last attempt (the unique index backs this up). The same
+  // statement reads the window and the deadline from the quiz's settings as they stand when the
+  // batch runs, so a settings change racing it either applies to it or finds it (§6b). The
+  // event is written only if it inserted, and then given the attempt number and the deadline.
   const [inserted] = await db.$client
-    .batch<{ attempt: number }>([
+    .batch<{ attempt: number; deadline_at: string | null }>([
       statement(
         db,
         sql`
     INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, deadline_at, presented, created_at, updated_at)
-    SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)}, ${deadlineAt},
-      ${JSON.stringify(presented)}, ${now}, ${now}
+    SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)},
+      ${newSubmissionDeadline(quizId, input.user_id, now)}, ${JSON.stringify(presented)}, ${now}, ${now}
     FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${input.user_id}
-    HAVING ${maxAttempts} IS NULL OR count(*) < ${maxAttempts}
-    RETURNING attempt`,
+    HAVING (${maxAttempts} IS NULL OR count(*) < ${maxAttempts}) AND ${windowOpen(quizId, now)}
+    RETURNING attempt, deadline_at`,
       ),
       eventStatement(db, { type: "submission.created", object: serializeSubmission(row) }, "after-change"),
       attemptIntoEvent(db, id),
@@ -149,10 +147,17 @@ export async function createSubmission(db: Database, quizId: string, input: { us
       if (errorChainText(error).includes("FOREIGN KEY")) throw notFound("Quiz");
       throw error;
     });
-  const attempt = inserted?.results[0]?.attempt;
-  if (attempt === undefined)
-    throw conflict("attempt_limit_reached", `The user has used all ${maxAttempts} attempts at this quiz.`);
-  return serializeSubmission({ ...row, attempt });
+  const written = inserted?.results[0];
+  if (written === undefined) throw await notInserted(db, quizId, now, maxAttempts);
+  return serializeSubmission({ ...row, attempt: written.attempt, deadlineAt: written.deadline_at });
+}
+
+/** Why a submission's INSERT wrote nothing: the quiz is gone, its window closed meanwhile, or the attempts are used. */
+async function notInserted(db: Database, quizId: string, now: string, maxAttempts: number | null) {
+  const [quiz] = await db.select({ settings: quizzes.settings }).from(quizzes).where(eq(quizzes.id, quizId));
+  if (!quiz) return notFound("Quiz");
+  if (!isAvailable(readSettings(quiz.settings), now)) return notAvailable();
+  return conflict("attempt_limit_reached", `The user has used all ${maxAttempts} attempts at this quiz.`);
 }
 
 export async function getSubmissionRow(db: Database, id: string) {
