@@ -9,6 +9,7 @@
  *   auth         credentials, tokens, authorization, replay         → lib, domain, db, auth
  *   rate-limit   the limiter                                        → lib, domain, rate-limit
  *   events       delivery: queue messages, signing, the consumer    → lib, domain, db, events
+ *   interchange  question banks in and out (QTI, GIFT, Moodle, …)   → lib, domain, interchange
  *   middleware   HTTP plumbing                                      → all of the above, middleware
  *   routes       one folder per resource                            → all but middleware; another
  *                                                                     resource only by its index or schemas
@@ -29,9 +30,10 @@ const ALLOWED: Record<string, string[]> = {
   auth: ["lib", "domain", "db", "auth"],
   "rate-limit": ["lib", "domain", "rate-limit"],
   events: ["lib", "domain", "db", "events"],
+  interchange: ["lib", "domain", "interchange"],
   middleware: ["lib", "domain", "db", "auth", "rate-limit", "middleware"],
-  routes: ["lib", "domain", "db", "auth", "rate-limit", "events", "routes"],
-  tools: ["lib", "domain", "db", "auth", "rate-limit", "events", "app", "tools"],
+  routes: ["lib", "domain", "db", "auth", "rate-limit", "events", "interchange", "routes"],
+  tools: ["lib", "domain", "db", "auth", "rate-limit", "events", "interchange", "app", "tools"],
   env: ["lib", "domain", "db"],
 };
 
