@@ -106,6 +106,27 @@ describe("POST /v1/quizzes", () => {
     expect(res.json.question_ids).toEqual(listed.json.questions.map((q: any) => q.id));
   });
 
+  it("records quiz.created carrying the quiz exactly as the 201 answered it, question_ids included", async () => {
+    for (const body of [
+      { title: unique("Event") },
+      {
+        title: unique("Event"),
+        description: "With questions.",
+        settings: { max_attempts: 2, show_correct_answers: true, time_limit_seconds: 600 },
+        questions: [tf("One?"), tf("Two?")],
+      },
+    ]) {
+      const res = await call("/v1/quizzes", { body });
+      expect(res.status, res.text).toBe(201);
+      const row = await env.DB.prepare(
+        "SELECT data FROM events WHERE type = 'quiz.created' AND json_extract(data, '$.object.id') = ?",
+      )
+        .bind(res.json.id)
+        .first<{ data: string }>();
+      expect(JSON.parse(row!.data).object).toEqual(res.json);
+    }
+  });
+
   it("an invalid inline question → 400 naming questions[2]…, and no quiz is left behind", async () => {
     const title = unique("Atomic");
     const questionsBefore = await countRows("SELECT count(*) AS n FROM questions");

@@ -31,7 +31,7 @@ export const createQuiz = defineRoute({
   ...scoped("quizzes:write"),
   summary: "Create a quiz, optionally with its questions",
   description:
-    "Creates the quiz and, in the same request, any questions sent with it, in the order given; either all are created or none.",
+    "Creates the quiz and, in the same request, any questions sent with it, in the order given; either all are created or none. Its quiz.created event carries this answer as it is.",
   request: jsonBody(QuizCreate),
   responses: {
     201: jsonResponse(CreatedQuiz, "The quiz with the ids of the questions created with it; Location names it."),

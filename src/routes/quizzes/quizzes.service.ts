@@ -69,7 +69,8 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
   const questionRows = (input.questions ?? []).map((q, i) => questionRow(quiz.id, q, i + 1, now));
   checkSettings(input.settings, poolSizes(questionRows));
   if (questionRows.reduce((sum, row) => sum + row.answerBytes, 0) > ANSWER_ROW_BUDGET) throw rowBudgetExceeded("questions");
-  const created = serializeQuiz(quiz, questionRows.length);
+  // The event carries the quiz as this request answers it (§7), question ids included.
+  const created = { ...serializeQuiz(quiz, questionRows.length), question_ids: questionRows.map((row) => row.id) };
   await db.$client.batch([
     prepared(db, db.insert(quizzes).values(quiz)),
     ...questionRows.map((row) => prepared(db, db.insert(questions).values(row))),
@@ -77,7 +78,7 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
     eventStatement(db, { type: "quiz.created", object: created }),
     ...questionRows.map((row) => eventStatement(db, { type: "question.created", object: questionEventObject(row) })),
   ]);
-  return { ...created, question_ids: questionRows.map((row) => row.id) };
+  return created;
 }
 
 /** How many questions each pool holds. */
