@@ -17,7 +17,7 @@ export interface paths {
         put?: never;
         /**
          * Create a quiz, optionally with its questions
-         * @description Creates the quiz and, in the same request, any questions sent with it, in the order given; either all are created or none.
+         * @description Creates the quiz and, in the same request, any questions sent with it, in the order given; either all are created or none. Its quiz.created event carries this answer as it is.
          */
         post: operations["createQuiz"];
         delete?: never;
@@ -49,7 +49,7 @@ export interface paths {
         head?: never;
         /**
          * Change a quiz's title, description or settings
-         * @description Changes only the fields sent; the others keep their values. Its questions are changed through the question operations.
+         * @description Changes only the fields sent; the others keep their values. Its questions are changed through the question operations. An `available_until` moved earlier or a shorter `time_limit_seconds` moves the `deadline_at` of the quiz's open submissions earlier in the same write (never later); the cron grades them once past it.
          */
         patch: operations["updateQuiz"];
         trace?: never;
@@ -63,13 +63,13 @@ export interface paths {
         };
         /**
          * List a quiz's questions in order
-         * @description Returns the quiz's questions by position, first to last. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         * @description Returns the quiz's questions by position, first to last. To a credential without quizzes:write the key is hidden: no key fields, `feedback` `{}`, `explanation` null, ordering items and matching choices sorted by id. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
          */
         get: operations["listQuestions"];
         put?: never;
         /**
          * Add a question to a quiz
-         * @description Adds the question at `position` (default: last); the questions at and after it move down one. A quiz holds at most 200 questions → 409 question_limit_reached.
+         * @description Adds the question at `position` (default: last); the questions at and after it move down one. A quiz holds at most 200 questions → 409 question_limit_reached. Ordering item and matching choice ids left out are random; an ordering without correct_order is in the order its items are listed; a matching may be written as pairs and distractors.
          */
         post: operations["createQuestion"];
         delete?: never;
@@ -87,7 +87,7 @@ export interface paths {
         };
         /**
          * Get a question
-         * @description Returns one question of the quiz, with its answer key.
+         * @description Returns one question of the quiz: with its answer key, feedback and explanation to a credential holding quizzes:write; to others without them, ordering items and matching choices sorted by id.
          */
         get: operations["getQuestion"];
         put?: never;
@@ -101,7 +101,7 @@ export interface paths {
         head?: never;
         /**
          * Change a question
-         * @description Fields not sent keep their values; the result must be a valid question. Changing `type` drops the old type's key fields. Graded submissions keep the grade they were given.
+         * @description Fields not sent keep their values; the result must be a valid question. Changing `type` drops the old type's key fields; a matching's `pairs` replace its prompts, choices and correct_matches; an ordering's items sent with ids left out and without correct_order are the order as listed. Graded submissions keep the grade they were given.
          */
         patch: operations["updateQuestion"];
         trace?: never;
@@ -733,7 +733,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver an event again
-         * @description Queues a fresh delivery of the event (same `webhook-id`, a fresh retry schedule) to one endpoint, or without `endpoint_id` to every enabled endpoint subscribed to its type. The body is optional. An unknown event or endpoint → 404.
+         * @description Queues a fresh delivery of the event (same `webhook-id`, a fresh retry schedule, attempts recorded under this redelivery's number) to one endpoint, or without `endpoint_id` to every enabled endpoint subscribed to its type; each endpoint once, and only the caller's own endpoints (admin: any). The body is optional. An unknown event, or an endpoint that is unknown or not the caller's → 404; a disabled or unsubscribed endpoint → 409 endpoint_not_subscribed; more than 5 redeliveries of one event within an hour → 429 redelivery_limited, with Retry-After.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -751,13 +751,13 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description Oldest first, never their secrets. Pass `next_cursor` back as `cursor` until it is null.
+         * @description The endpoints this credential created (an API key's include those of the keys it was rotated from; admin sees every endpoint), oldest first, never their secrets. Pass `next_cursor` back as `cursor` until it is null.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Create a webhook endpoint; its secret is shown once
-         * @description Events of the subscribed types are POSTed to `url`, signed per Standard Webhooks with the `secret` this answer shows once. An unsafe URL → 400; more than 100 endpoints → 409.
+         * @description Events of the subscribed types are POSTed to `url`, signed per Standard Webhooks with the `secret` this answer shows once. The endpoint belongs to the calling credential: only it and admin see or change it. An unsafe URL → 400; more than 100 endpoints → 409.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -775,21 +775,21 @@ export interface paths {
         };
         /**
          * Get a webhook endpoint
-         * @description The endpoint, never its secret.
+         * @description The endpoint, never its secret. Only the credential that created the endpoint (or admin) sees it; to any other it does not exist (404).
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description Deletes the endpoint and its delivery records; deliveries already queued are dropped.
+         * @description Deletes the endpoint and its delivery records; deliveries already queued are dropped. Only the credential that created the endpoint (or admin) sees it; to any other it does not exist (404).
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description Sets the fields sent. `enabled: true` re-enables an endpoint disabled after failing, with a fresh failure clock.
+         * @description Sets the fields sent. `enabled: true` re-enables an endpoint disabled after failing, with a fresh failure clock. Only the credential that created the endpoint (or admin) sees it; to any other it does not exist (404).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -805,7 +805,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an endpoint's signing secret
-         * @description Makes a new secret, shown once; the old one keeps signing beside it (two signatures in `webhook-signature`) for `grace_seconds` (default 86400). At most two secrets live: rotating again ends the previous grace. The body is optional.
+         * @description Makes a new secret, shown once; the old one keeps signing beside it (two signatures in `webhook-signature`) for `grace_seconds` (default 86400). At most two secrets live: rotating again ends the previous grace. The body is optional. Only the credential that created the endpoint (or admin) sees it; to any other it does not exist (404).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -823,7 +823,7 @@ export interface paths {
         };
         /**
          * List an endpoint's delivery attempts, newest first
-         * @description One record per attempt: its status, the receiver's HTTP status, how long it took, the error, and when the next attempt is due. Kept 30 days.
+         * @description One record per attempt — per (event, redelivery, attempt), however often the queue hands a message over: its status, the receiver's HTTP status, how long it took, the error, and when the next attempt is due. Kept 30 days. Only the credential that created the endpoint (or admin) sees it; to any other it does not exist (404).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -993,18 +993,18 @@ export interface components {
             available_from: string | null;
             /**
              * Format: date-time
-             * @description Submissions may be created, and answers written, until this instant (exclusive); null: no end.
+             * @description Submissions may be created, and answers written, until this instant (exclusive); null: no end. Moved earlier, it moves the deadline_at of open submissions with it.
              * @example 2026-12-01T09:00:00.000Z
              */
             available_until: string | null;
             /**
              * Format: int32
-             * @description Each submission's deadline is created_at + this (+ the user's extra time); null: none.
+             * @description Each submission's deadline is created_at + this (+ the user's extra time); null: none. Made shorter, it moves the deadline_at of open submissions earlier (never later).
              */
             time_limit_seconds: number | null;
             /** @description Each submission presents the questions in its own order. */
             shuffle_questions: boolean;
-            /** @description Each submission presents each question's options in its own order. */
+            /** @description Each submission presents each choice question's options in its own order. Ordering items and matching choices are in an order of each submission's own whatever this says. */
             shuffle_options: boolean;
             /** @description For each entry, `pick` questions of that pool are drawn per submission; unpooled questions are always presented. */
             pools: components["schemas"]["Pool"][];
@@ -1074,7 +1074,7 @@ export interface components {
              * @description Stable; the error catalogue at /problems/<code>.
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
+            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_not_subscribed" | "webhooks_not_configured" | "internal_error";
             request_id: string;
             errors?: {
                 path: string;
@@ -1174,7 +1174,7 @@ export interface components {
              */
             feedback_bands?: components["schemas"]["FeedbackBand"][];
             /**
-             * @description When results show answer keys: "always"; "after_last_attempt" (once the user has used every attempt); "after_due" (after available_until, else the submission's deadline, else once graded); "never". true and false are read as "always" and "never".
+             * @description When results show answer keys (with the questions' feedback and explanations) to credentials without quizzes:write: "always"; "after_last_attempt" (once the user's graded attempts reach max_attempts + extra_attempts); "after_due" (after available_until, else the submission's deadline, else once graded); "never". Neither "after_last_attempt" nor "after_due" reveals while the user holds an open submission or may start another (the window open and attempts left). true and false are read as "always" and "never".
              * @default after_last_attempt
              */
             show_correct_answers?: ("always" | "after_last_attempt" | "after_due" | "never") | boolean;
@@ -1187,14 +1187,14 @@ export interface components {
             available_from?: string | null;
             /**
              * Format: date-time
-             * @description Submissions may be created, and answers written, until this instant (exclusive); null: no end.
+             * @description Submissions may be created, and answers written, until this instant (exclusive); null: no end. Moved earlier, it moves the deadline_at of open submissions with it.
              * @default null
              * @example 2026-12-01T09:00:00.000Z
              */
             available_until?: string | null;
             /**
              * Format: int32
-             * @description Each submission's deadline is created_at + this (+ the user's extra time); null: none.
+             * @description Each submission's deadline is created_at + this (+ the user's extra time); null: none. Made shorter, it moves the deadline_at of open submissions earlier (never later).
              * @default null
              */
             time_limit_seconds?: number | null;
@@ -1204,7 +1204,7 @@ export interface components {
              */
             shuffle_questions?: boolean;
             /**
-             * @description Each submission presents each question's options in its own order.
+             * @description Each submission presents each choice question's options in its own order. Ordering items and matching choices are in an order of each submission's own whatever this says.
              * @default false
              */
             shuffle_options?: boolean;
@@ -1438,27 +1438,20 @@ export interface components {
             tolerance?: number;
         };
         /**
+         * @description Items listed in the right order, without ids and without correct_order (ids are then random); or items with ids, in any order, and correct_order.
          * @example {
          *       "type": "ordering",
          *       "prompt": "Put these in the order they happened.",
          *       "items": [
          *         {
-         *           "id": "a",
          *           "text": "The Magna Carta"
          *         },
          *         {
-         *           "id": "b",
          *           "text": "The printing press"
          *         },
          *         {
-         *           "id": "c",
          *           "text": "The French Revolution"
          *         }
-         *       ],
-         *       "correct_order": [
-         *         "a",
-         *         "b",
-         *         "c"
          *       ],
          *       "scoring": "partial"
          *     }
@@ -1487,10 +1480,10 @@ export interface components {
              * @example easy
              */
             pool?: string | null;
-            /** @description What is to be put in order; ids a, b, … when left out. */
+            /** @description What is to be put in order; ids left out are random (8 characters of a–z and 0–9, never a, b, … by position), so that their order tells nothing of the key. */
             items: components["schemas"]["OptionInput"][];
-            /** @description Every item id once, in the right order. */
-            correct_order: string[];
+            /** @description Every item id once, in the right order. Left out: the items as listed are the right order. Given, every item needs its id (400 otherwise). */
+            correct_order?: string[];
             /**
              * @description `partial`: the share of items in their place.
              * @default all_or_nothing
@@ -1499,37 +1492,23 @@ export interface components {
             scoring?: "all_or_nothing" | "partial";
         };
         /**
+         * @description Either pairs (and distractors), or prompts, choices (with ids) and correct_matches. Stored and returned in the second form.
          * @example {
          *       "type": "matching",
          *       "prompt": "Match each country to its capital.",
-         *       "prompts": [
+         *       "pairs": [
          *         {
-         *           "id": "fr",
-         *           "text": "France"
+         *           "prompt": "France",
+         *           "choice": "Paris"
          *         },
          *         {
-         *           "id": "it",
-         *           "text": "Italy"
+         *           "prompt": "Italy",
+         *           "choice": "Rome"
          *         }
          *       ],
-         *       "choices": [
-         *         {
-         *           "id": "paris",
-         *           "text": "Paris"
-         *         },
-         *         {
-         *           "id": "rome",
-         *           "text": "Rome"
-         *         },
-         *         {
-         *           "id": "madrid",
-         *           "text": "Madrid"
-         *         }
-         *       ],
-         *       "correct_matches": {
-         *         "fr": "paris",
-         *         "it": "rome"
-         *       }
+         *       "distractors": [
+         *         "Madrid"
+         *       ]
          *     }
          */
         MatchingQuestionInput: {
@@ -1556,20 +1535,36 @@ export interface components {
              * @example easy
              */
             pool?: string | null;
-            /** @description What is to be matched; ids a, b, … when left out. */
-            prompts: components["schemas"]["OptionInput"][];
-            /** @description What it is matched to; prompts may share a choice. */
-            choices: components["schemas"]["OptionInput"][];
+            /** @description What is to be matched; ids a, b, … when left out. With choices and correct_matches, unless pairs are given. */
+            prompts?: components["schemas"]["OptionInput"][];
+            /** @description What it is matched to; prompts may share a choice; ids left out are random (8 characters of a–z and 0–9, never a, b, … by position), so that their order tells nothing of the key, so correct_matches names only choices given with their ids. */
+            choices?: components["schemas"]["OptionInput"][];
             /** @description Every prompt id to its one correct choice id. */
-            correct_matches: {
+            correct_matches?: {
                 [key: string]: string;
             };
+            /** @description Instead of prompts, choices and correct_matches: each prompt with its choice. Stored and returned in the usual form: prompts a, b, … in order, one choice per distinct text (prompts sharing a choice text share the choice), with random ids. */
+            pairs?: components["schemas"]["MatchingPair"][];
+            /** @description With pairs: choices that match no prompt, each unlike every other choice. */
+            distractors?: string[];
             /**
              * @description `partial`: the share of prompts matched.
              * @default all_or_nothing
              * @enum {string}
              */
             scoring?: "all_or_nothing" | "partial";
+        };
+        MatchingPair: {
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
+             * @example France
+             */
+            prompt: string;
+            /**
+             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
+             * @example Paris
+             */
+            choice: string;
         };
         /**
          * @example {
@@ -1703,7 +1698,7 @@ export interface components {
                 max_attempts?: number | null;
                 /** @description The band with the highest min_score ≤ score gives the submission's feedback. */
                 feedback_bands?: components["schemas"]["FeedbackBand"][];
-                /** @description When results show answer keys: "always"; "after_last_attempt" (once the user has used every attempt); "after_due" (after available_until, else the submission's deadline, else once graded); "never". true and false are read as "always" and "never". */
+                /** @description When results show answer keys (with the questions' feedback and explanations) to credentials without quizzes:write: "always"; "after_last_attempt" (once the user's graded attempts reach max_attempts + extra_attempts); "after_due" (after available_until, else the submission's deadline, else once graded); "never". Neither "after_last_attempt" nor "after_due" reveals while the user holds an open submission or may start another (the window open and attempts left). true and false are read as "always" and "never". */
                 show_correct_answers?: ("always" | "after_last_attempt" | "after_due" | "never") | boolean;
                 /**
                  * Format: date-time
@@ -1713,18 +1708,18 @@ export interface components {
                 available_from?: string | null;
                 /**
                  * Format: date-time
-                 * @description Submissions may be created, and answers written, until this instant (exclusive); null: no end.
+                 * @description Submissions may be created, and answers written, until this instant (exclusive); null: no end. Moved earlier, it moves the deadline_at of open submissions with it.
                  * @example 2026-12-01T09:00:00.000Z
                  */
                 available_until?: string | null;
                 /**
                  * Format: int32
-                 * @description Each submission's deadline is created_at + this (+ the user's extra time); null: none.
+                 * @description Each submission's deadline is created_at + this (+ the user's extra time); null: none. Made shorter, it moves the deadline_at of open submissions earlier (never later).
                  */
                 time_limit_seconds?: number | null;
                 /** @description Each submission presents the questions in its own order. */
                 shuffle_questions?: boolean;
-                /** @description Each submission presents each question's options in its own order. */
+                /** @description Each submission presents each choice question's options in its own order. Ordering items and matching choices are in an order of each submission's own whatever this says. */
                 shuffle_options?: boolean;
                 /** @description For each entry, `pick` questions of that pool are drawn per submission; unpooled questions are always presented. */
                 pools?: components["schemas"]["Pool"][];
@@ -1735,7 +1730,7 @@ export interface components {
                 grading_policy?: "highest" | "latest" | "first" | "average";
             };
         };
-        /** @description Answer-key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks) and an essay's rubric appear only for credentials with quizzes:write. */
+        /** @description As a credential with quizzes:write sees it. To any other credential the key is hidden (§6b): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key. */
         Question: {
             /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -1750,10 +1745,12 @@ export interface components {
              * @description 1-based order within the quiz.
              */
             position: number;
+            /** @description Shown with an answer's result; part of the key: `{}` to a credential without quizzes:write. */
             feedback: {
                 correct?: string;
                 incorrect?: string;
             };
+            /** @description Part of the key: null to a credential without quizzes:write. */
             explanation: string | null;
             /** @description The question's pool; null: presented in every submission. */
             pool: string | null;
@@ -1991,10 +1988,10 @@ export interface components {
              * @example easy
              */
             pool?: string | null;
-            /** @description What is to be put in order; ids a, b, … when left out. */
+            /** @description What is to be put in order; ids left out are random (8 characters of a–z and 0–9, never a, b, … by position), so that their order tells nothing of the key. */
             items: components["schemas"]["OptionInput"][];
-            /** @description Every item id once, in the right order. */
-            correct_order: string[];
+            /** @description Every item id once, in the right order. Left out: the items as listed are the right order. Given, every item needs its id (400 otherwise). */
+            correct_order?: string[];
             /**
              * @description `partial`: the share of items in their place.
              * @default all_or_nothing
@@ -2027,14 +2024,18 @@ export interface components {
              * @example easy
              */
             pool?: string | null;
-            /** @description What is to be matched; ids a, b, … when left out. */
-            prompts: components["schemas"]["OptionInput"][];
-            /** @description What it is matched to; prompts may share a choice. */
-            choices: components["schemas"]["OptionInput"][];
+            /** @description What is to be matched; ids a, b, … when left out. With choices and correct_matches, unless pairs are given. */
+            prompts?: components["schemas"]["OptionInput"][];
+            /** @description What it is matched to; prompts may share a choice; ids left out are random (8 characters of a–z and 0–9, never a, b, … by position), so that their order tells nothing of the key, so correct_matches names only choices given with their ids. */
+            choices?: components["schemas"]["OptionInput"][];
             /** @description Every prompt id to its one correct choice id. */
-            correct_matches: {
+            correct_matches?: {
                 [key: string]: string;
             };
+            /** @description Instead of prompts, choices and correct_matches: each prompt with its choice. Stored and returned in the usual form: prompts a, b, … in order, one choice per distinct text (prompts sharing a choice text share the choice), with random ids. */
+            pairs?: components["schemas"]["MatchingPair"][];
+            /** @description With pairs: choices that match no prompt, each unlike every other choice. */
+            distractors?: string[];
             /**
              * @description `partial`: the share of prompts matched.
              * @default all_or_nothing
@@ -2123,7 +2124,7 @@ export interface components {
             position?: number;
         };
         /**
-         * @description Any fields of a question; the result is validated as a whole question of its (new) type.
+         * @description Any fields of a question; the result is validated as a whole question of its (new) type. A matching's pairs (and distractors) replace its prompts, choices and correct_matches; an ordering's items sent with ids left out, without correct_order, are the order as listed.
          * @example {
          *       "prompt": "What is the capital city of France?",
          *       "points": 2
@@ -2156,6 +2157,8 @@ export interface components {
             prompts?: unknown;
             choices?: unknown;
             correct_matches?: unknown;
+            pairs?: unknown;
+            distractors?: unknown;
             text?: unknown;
             blanks?: unknown;
             rubric?: unknown;
@@ -2187,7 +2190,7 @@ export interface components {
             score: number | null;
             /**
              * Format: date-time
-             * @description Answers are refused from this instant (409 deadline_passed); an open submission is graded at it by the service (graded_by deadline). The earliest of created_at + time limit + the user's extra time and the quiz's available_until; null: none.
+             * @description Answers are refused from this instant (409 deadline_passed); an open submission is graded at it by the service (graded_by deadline). The earliest of created_at + time limit + the user's extra time and the quiz's available_until; null: none. A quiz change that ends the window sooner or shortens the time limit moves it earlier (never later).
              */
             deadline_at: string | null;
             /**
@@ -2195,13 +2198,13 @@ export interface components {
              * @enum {string|null}
              */
             graded_by: "request" | "deadline" | null;
-            /** @description The questions this submission presents, in its order, fixed at creation (pools drawn, questions and options shuffled as the quiz says). Answers to other questions → 400. null for submissions created before presentations were stored: every question of the quiz. */
+            /** @description The questions this submission presents, in its order, fixed at creation (pools drawn, questions and options shuffled as the quiz says; ordering items and matching choices always in an order of its own). Answers to other questions → 400. null for submissions created before presentations were stored: every question of the quiz. */
             questions: {
                 /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
                 question_id: string;
                 /** Format: int64 */
                 position: number;
-                /** @description The order its options are presented in, when the quiz shuffles options. */
+                /** @description The order this submission presents the question's options (choice questions, when the quiz shuffles options), items (ordering, always) or choices (matching, always) in: drawn uniformly at random at creation, so it tells nothing of the key. */
                 option_order?: string[];
             }[] | null;
             /** @description Once graded, else null. */
@@ -2518,10 +2521,11 @@ export interface components {
             /** @description Null for an answered essay waiting for its review. */
             points_earned: number | null;
             points_possible: number;
-            /** @description The question's feedback; for a reviewed essay, the review's. */
+            /** @description The question's feedback, part of the key: null until the reveal policy shows the key to this credential. For a reviewed essay, the review's, always. */
             feedback: string | null;
+            /** @description Part of the key: null until the reveal policy shows the key to this credential. */
             explanation: string | null;
-            /** @description The key, when the quiz's settings.show_correct_answers is on. */
+            /** @description The key, when the quiz's settings.show_correct_answers shows it to this credential (always with quizzes:write). */
             correct_answer?: unknown;
         };
         /**
@@ -2693,7 +2697,7 @@ export interface components {
              *       "submissions:write"
              *     ]
              */
-            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "admin")[];
+            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "admin")[];
             /**
              * Format: date-time
              * @example 2027-06-30T00:00:00.000Z
@@ -2771,7 +2775,7 @@ export interface components {
              *       "submissions:write"
              *     ]
              */
-            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "admin")[];
+            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "admin")[];
         };
         JobChangePage: {
             changes: components["schemas"]["JobChange"][];
@@ -2832,19 +2836,25 @@ export interface components {
         Redelivery: {
             /** @example evt_01kamz3f7c9n0p8s6e5vwx2y4r */
             event_id: string;
+            /**
+             * Format: int64
+             * @description This redelivery's number (1 for the event's first): the `redelivery` of its delivery records. null when no endpoint was to be delivered to (not counted).
+             * @example 1
+             */
+            redelivery: number | null;
             /** @description The endpoints a fresh delivery was queued for. */
             endpoint_ids: string[];
         };
         /** @example {} */
         Redeliver: {
             /**
-             * @description Only to this endpoint; without it, to every enabled endpoint subscribed to the event's type.
-             * @example we_01kamz3f7c9n0p8s6e5vwx2y4r
+             * @description Only to this endpoint (one of the caller's, enabled and subscribed to the event's type); without it, to every such endpoint of the caller's.
+             * @example whe_01kamz3f7c9n0p8s6e5vwx2y4r
              */
             endpoint_id?: string;
         };
         WebhookEndpoint: {
-            /** @example we_01kamz3f7c9n0p8s6e5vwx2y4r */
+            /** @example whe_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
             url: string;
             description: string;
@@ -2940,16 +2950,26 @@ export interface components {
             grace_seconds?: number;
         };
         WebhookDelivery: {
-            /** @example dlv_01kamz3f7c9n0p8s6e5vwx2y4r */
+            /** @example whd_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
             /** @example evt_01kamz3f7c9n0p8s6e5vwx2y4r */
             event_id: string;
-            /** @example we_01kamz3f7c9n0p8s6e5vwx2y4r */
+            /** @example whe_01kamz3f7c9n0p8s6e5vwx2y4r */
             endpoint_id: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description 0 for the event's own delivery; n for its n-th redelivery (POST /v1/events/{id}/redeliver), whose attempts count from 1 again.
+             * @example 0
+             */
+            redelivery: number;
+            /**
+             * Format: int64
+             * @description From 1 within the delivery or redelivery.
+             * @example 1
+             */
             attempt: number;
             /**
-             * @description succeeded: a 2xx within 10 s; pending: failed, and another attempt follows at next_retry_at; failed: the last attempt failed.
+             * @description pending: the attempt is under way; succeeded: a 2xx within 10 s; failed: anything else (another attempt follows at next_retry_at, unless it is null).
              * @enum {string}
              */
             status: "pending" | "succeeded" | "failed";
@@ -2959,7 +2979,10 @@ export interface components {
             duration_ms: number;
             /** @description Why it failed (at most 1 KiB): the answer's beginning, or what went wrong. */
             error: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the next attempt is due after this failed one; null when none follows.
+             */
             next_retry_at: string | null;
             /** Format: date-time */
             created_at: string;
@@ -3071,7 +3094,7 @@ export interface components {
             token_endpoint_auth_methods_supported: string[];
             revocation_endpoint_auth_methods_supported: string[];
             introspection_endpoint_auth_methods_supported: string[];
-            scopes_supported: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "admin")[];
+            scopes_supported: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "admin")[];
             /** Format: uri */
             service_documentation: string;
         };
@@ -12793,7 +12816,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            /** @description The request conflicts with the resource's state. Or: The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12875,11 +12898,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "/problems/rate_limited",
+                     *       "type": "/problems/redelivery_limited",
                      *       "title": "Too Many Requests",
                      *       "status": 429,
-                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
-                     *       "code": "rate_limited",
+                     *       "detail": "At most 5 redeliveries of an event per hour; retry after 1234 s.",
+                     *       "code": "redelivery_limited",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
                      */
@@ -14677,7 +14700,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A problem code of the error catalogue. */
-                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "webhooks_not_configured" | "internal_error";
+                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_not_subscribed" | "webhooks_not_configured" | "internal_error";
             };
             cookie?: never;
         };
