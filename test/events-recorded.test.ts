@@ -106,9 +106,10 @@ describe("quiz events", () => {
     const created = await theEvent(quiz.id, "quiz.created");
     expect(created.id).toMatch(EVT_ID);
     expect(created.created_at).toMatch(ISO_MS);
+    // The quiz exactly as POST /v1/quizzes answered it (question_ids included), which GET reads back.
     const { question_ids, ...shown } = quiz;
-    expect(created.object).toEqual(shown);
-    expect(created.object).toEqual(await ok(`/v1/quizzes/${quiz.id}`));
+    expect(created.object).toEqual(quiz);
+    expect(shown).toEqual(await ok(`/v1/quizzes/${quiz.id}`));
     expect(created.previous).toBeNull();
     for (const [i, questionId] of (question_ids as string[]).entries()) {
       const event = await theEvent(questionId, "question.created");

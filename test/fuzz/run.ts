@@ -75,15 +75,18 @@ async function seed(state: FuzzState) {
           {
             type: "ordering",
             prompt: "Smallest first.",
+            // Items without ids: the order as listed is the key (§6b).
             items: [{ text: "1" }, { text: "2" }, { text: "3" }],
-            correct_order: ["a", "b", "c"],
             scoring: "partial",
           },
           {
             type: "matching",
             prompt: "Capitals.",
             prompts: [{ text: "France" }, { text: "Italy" }],
-            choices: [{ text: "Paris" }, { text: "Rome" }],
+            choices: [
+              { id: "a", text: "Paris" },
+              { id: "b", text: "Rome" },
+            ],
             correct_matches: { a: "a", b: "b" },
           },
           {
