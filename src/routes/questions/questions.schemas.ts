@@ -14,6 +14,21 @@ const optionId = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "Option ids are 1–64 characters of A–Z, a–z, 0–9, _ and -.")
   .openapi({ maxLength: 64 });
 
+/**
+ * An object from ids to ids (a matching key). Not z.record alone: zod builds a record's output by
+ * assignment and drops a `__proto__` key, and any valid id is data (CONTRACT §6b), so the record
+ * only checks the parsed JSON object, which is kept as it came.
+ */
+const idMap = z
+  .unknown()
+  .transform((value, ctx) => {
+    const checked = z.record(optionId, optionId).safeParse(value);
+    if (checked.success) return value as Record<string, string>;
+    for (const issue of checked.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    return z.NEVER;
+  })
+  .openapi({ type: "object", additionalProperties: { type: "string", maxLength: 64, pattern: "^[A-Za-z0-9_-]{1,64}$" } });
+
 const points = z
   .number()
   // Not just positive: a positive value below one micro-point (1e-13) passes the decimals check below and grades as 0.
@@ -234,10 +249,7 @@ const MatchingInput = z
       .openapi({
         description: `What it is matched to; prompts may share a choice; ${RANDOM_IDS}, so correct_matches names only choices given with their ids.`,
       }),
-    correct_matches: z
-      .record(optionId, optionId)
-      .optional()
-      .openapi({ description: "Every prompt id to its one correct choice id." }),
+    correct_matches: idMap.optional().openapi({ description: "Every prompt id to its one correct choice id." }),
     pairs: z.array(Pair).min(1).max(MAX_OPTIONS).optional().openapi({
       description:
         "Instead of prompts, choices and correct_matches: each prompt with its choice. Stored and returned in the usual form: prompts a, b, … in order, one choice per distinct text (prompts sharing a choice text share the choice), with random ids.",
