@@ -16,6 +16,7 @@ import { authenticate, requireCredential } from "./middleware/authenticate";
 import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { jsonBodyGuard } from "./middleware/json-body";
 import { rateLimit, rateLimitOAuthEndpoints } from "./middleware/rate-limit";
+import { drainRequestBody } from "./middleware/request-body";
 import { requestLog } from "./middleware/request-log";
 import { cacheControl, corsFromAllowList, docsAssets } from "./middleware/security-headers";
 import { accommodationsRouter } from "./routes/accommodations";
@@ -66,8 +67,11 @@ function afterResponse(c: Context, work: Promise<unknown>): void {
   }
 }
 
-// Order matters: the request id first, so that every response and log line carries it; the
-// log line next, so that it sees the final status; then headers every answer carries.
+// Order matters: the body first, so that whatever answers, the request's body has been read to
+// its end before the answer leaves (wrangler dev's connection survives every early answer); the
+// request id next, so that every response and log line carries it; the log line next, so that it
+// sees the final status; then headers every answer carries.
+app.use(drainRequestBody());
 app.use(requestId());
 app.use(requestLog());
 // The headers that still do something for a JSON API and its docs page (OWASP's REST Security

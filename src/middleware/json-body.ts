@@ -10,7 +10,8 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$
 /**
  * Guards every JSON route: a body of another media type is a 415 and a body over 1 MiB a 413,
  * both decided before the body is parsed (the size also while it streams, so a missing or
- * false Content-Length cannot get past it).
+ * false Content-Length cannot get past it). What either leaves unread is drained by
+ * drainRequestBody (request-body.ts) before the answer leaves.
  */
 export function jsonBodyGuard(): MiddlewareHandler {
   const limit = bodyLimit({
