@@ -6,6 +6,10 @@
 //
 // `npm run build` runs `wrangler deploy --dry-run`, which runs this and checks the result.
 //
+// Run by `wrangler dev` (wrangler sets WRANGLER_COMMAND=dev for the build command), the bundle
+// also serves the one dev route wrangler adds to the bundles it builds itself and adds nothing to
+// ours (no_bundle): `/__scheduled?cron=…`, see DEV_ENTRY. Deployed bundles never have it.
+//
 // The bundle is built here rather than by wrangler for one reason: zod 4 re-exports all of its
 // ~50 locales through the `z` namespace, so no bundler can drop them (≈ 258 KB of 673 KB
 // minified), and wrangler takes no esbuild plugins. The service speaks English only; the plugin
@@ -33,12 +37,45 @@ const zodEnglishOnly: esbuild.Plugin = {
   },
 };
 
-export async function buildWorker(options: { outdir: string; minify: boolean }) {
+/**
+ * The entry of a bundle for `wrangler dev`: the worker, plus `/__scheduled?cron=…`, which runs its
+ * `scheduled` handler (the cron: deadlines, the outbox sweep, stalled jobs) and answers 200, or 500
+ * with the error. wrangler adds this route (under --test-scheduled) only to bundles it builds.
+ * Locally it is the only way in: wrangler 4.86 (miniflare 4.20260426) answers
+ * `/cdn-cgi/handler/scheduled` of any worker with [assets] "500 exception" without entering
+ * `scheduled`, because it sends the event to the assets proxy in front of the worker, which cannot
+ * pass it on (cloudflare/workers-sdk#9882, fixed upstream after 4.86; every later wrangler needs
+ * Node 22). Plain JavaScript: esbuild bundles it like a file beside src/.
+ */
+const DEV_ENTRY = `
+import worker from "./src/index.ts";
+
+export default {
+  ...worker,
+  async fetch(request, env, ctx) {
+    const url = new URL(request.url);
+    if (url.pathname !== "/__scheduled") return worker.fetch(request, env, ctx);
+    const controller = { cron: url.searchParams.get("cron") ?? "", scheduledTime: Date.now(), noRetry() {} };
+    try {
+      await worker.scheduled(controller, env, ctx);
+    } catch (error) {
+      console.error("/__scheduled: the scheduled handler failed", error);
+      return new Response("The scheduled handler failed: " + (error?.stack ?? String(error)) + "\\n", { status: 500 });
+    }
+    return new Response("Ran scheduled event\\n");
+  },
+};
+`;
+
+export async function buildWorker(options: { outdir: string; minify: boolean; devRoutes?: boolean }) {
   mkdirSync(options.outdir, { recursive: true });
   const outfile = join(options.outdir, "index.js");
+  const entry: Pick<esbuild.BuildOptions, "entryPoints" | "stdin"> = options.devRoutes
+    ? { stdin: { contents: DEV_ENTRY, resolveDir: process.cwd(), sourcefile: "dev-entry.js", loader: "js" } }
+    : { entryPoints: ["src/index.ts"] };
   // The settings wrangler uses for a modules worker (conditions, format, externals).
   await esbuild.build({
-    entryPoints: ["src/index.ts"],
+    ...entry,
     outfile,
     bundle: true,
     format: "esm",
@@ -60,9 +97,11 @@ export async function buildWorker(options: { outdir: string; minify: boolean }) 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { outdir: { type: "string" }, "no-minify": { type: "boolean" } } });
-  const result = await buildWorker({ outdir: resolve(values.outdir ?? "dist"), minify: !values["no-minify"] });
+  const devRoutes = process.env.WRANGLER_COMMAND === "dev";
+  const result = await buildWorker({ outdir: resolve(values.outdir ?? "dist"), minify: !values["no-minify"], devRoutes });
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   process.stdout.write(`Bundle ${result.outfile}: ${kib(result.bytes)} raw, ${kib(result.gzip)} gzip\n`);
+  if (devRoutes) process.stdout.write("For wrangler dev: GET /__scheduled?cron=… runs the cron\n");
   const docs = copyDocsAssets();
   process.stdout.write(`Docs assets: swagger-ui-dist ${docs.version} in public/docs/vendor/\n`);
 }

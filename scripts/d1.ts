@@ -19,14 +19,24 @@ function run(args: string[], what: string): string {
   return String(result.stdout);
 }
 
-/** Runs SQL against the project's D1: local state under .wrangler/, or the deployed database. */
-export function executeD1(sql: string, target: Target): unknown[] {
-  const out = run(["d1", "execute", "DB", `--${target}`, "--json", "--command", sql], "wrangler d1 execute");
+/** `--persist-to DIR` for a local database kept elsewhere than wrangler's default (.wrangler/state). */
+const persistArgs = (target: Target, persistTo: string | undefined) =>
+  target === "local" && persistTo !== undefined ? ["--persist-to", persistTo] : [];
+
+/**
+ * Runs SQL against the project's D1: local state (under .wrangler/state, or `persistTo`), or the
+ * deployed database.
+ */
+export function executeD1(sql: string, target: Target, persistTo?: string): unknown[] {
+  const out = run(
+    ["d1", "execute", "DB", `--${target}`, ...persistArgs(target, persistTo), "--json", "--command", sql],
+    "wrangler d1 execute",
+  );
   const parsed = JSON.parse(out) as { results?: unknown[] }[];
   return parsed.flatMap((r) => r.results ?? []);
 }
 
 /** Applies pending migrations from drizzle/. */
-export function migrate(target: Target): void {
-  run(["d1", "migrations", "apply", "DB", `--${target}`], "wrangler d1 migrations apply");
+export function migrate(target: Target, persistTo?: string): void {
+  run(["d1", "migrations", "apply", "DB", `--${target}`, ...persistArgs(target, persistTo)], "wrangler d1 migrations apply");
 }

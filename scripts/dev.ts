@@ -1,15 +1,30 @@
-// npm run dev: migrates the local D1, makes sure a local admin key exists, prints it, and
-// serves the API with wrangler dev on 127.0.0.1:8787 (state under .wrangler/).
+// npm run dev: migrates the local D1, makes sure a local admin key exists, prints it, serves the
+// API with wrangler dev on 127.0.0.1:8787, and runs the worker's cron every minute.
+//
+// Settings (environment variables):
+//   PORT             where to serve (default 8787)
+//   DEV_STATE_DIR    the directory of this server's state (default .wrangler): the local D1, KV and
+//                    queues (DEV_STATE_DIR/state), the local admin key (dev-credentials.json) and the
+//                    lock (dev.lock). Another directory is another database: the e2e tests start their
+//                    own server on one, never touching a developer's.
+//   INSPECTOR_PORT   wrangler dev's debugger port (default 9229); two servers at once need two
+//   DEV_CRON_SECONDS how often the cron runs (default 60, as deployed)
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { executeD1, literal, migrate } from "./d1";
 import { createKey } from "./key-create";
 import { spawnWrangler } from "./wrangler";
 
 const PORT = process.env.PORT ?? "8787";
-// Kept beside the local database it belongs to, so that wiping .wrangler/ wipes both.
-const CREDENTIALS_FILE = ".wrangler/dev-credentials.json";
+const STATE_DIR = process.env.DEV_STATE_DIR || ".wrangler";
+/** wrangler's own default under .wrangler, so that `npx wrangler d1 execute DB --local` reads the same database. */
+const PERSIST_DIR = join(STATE_DIR, "state");
+// Kept beside the local database it belongs to, so that wiping the directory wipes both.
+const CREDENTIALS_FILE = join(STATE_DIR, "dev-credentials.json");
 /** Says where this npm run dev serves, while it runs: npm run seed finds it here, whatever the port. */
-const LOCK_FILE = ".wrangler/dev.lock";
+const LOCK_FILE = join(STATE_DIR, "dev.lock");
+const CRON = "* * * * *";
+const CRON_MS = Number(process.env.DEV_CRON_SECONDS || 60) * 1000;
 
 interface DevCredentials {
   id: string;
@@ -21,15 +36,15 @@ interface DevCredentials {
 function savedKey(): DevCredentials | undefined {
   if (!existsSync(CREDENTIALS_FILE)) return undefined;
   const saved = JSON.parse(readFileSync(CREDENTIALS_FILE, "utf8")) as DevCredentials;
-  const rows = executeD1(`SELECT id FROM api_keys WHERE id = ${literal(saved.id)} AND revoked_at IS NULL`, "local");
+  const rows = executeD1(`SELECT id FROM api_keys WHERE id = ${literal(saved.id)} AND revoked_at IS NULL`, "local", PERSIST_DIR);
   return rows.length > 0 ? saved : undefined;
 }
 
-migrate("local");
+mkdirSync(STATE_DIR, { recursive: true });
+migrate("local", PERSIST_DIR);
 let credentials = savedKey();
 if (!credentials) {
-  credentials = await createKey("local admin", ["admin"], "local");
-  mkdirSync(".wrangler", { recursive: true });
+  credentials = await createKey("local admin", ["admin"], "local", PERSIST_DIR);
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
 }
 
@@ -45,19 +60,58 @@ process.stdout.write(`
 
 `);
 
-const child = spawnWrangler(["dev", "--ip", "127.0.0.1", "--port", PORT, "--show-interactive-dev-session=false"]);
+const child = spawnWrangler([
+  "dev",
+  "--ip",
+  "127.0.0.1",
+  "--port",
+  PORT,
+  "--persist-to",
+  PERSIST_DIR,
+  ...(process.env.INSPECTOR_PORT ? ["--inspector-port", process.env.INSPECTOR_PORT] : []),
+  // GET /__scheduled?cron=… runs the cron (served by the bundle scripts/build.ts makes for wrangler dev).
+  "--test-scheduled",
+  "--show-interactive-dev-session=false",
+]);
 writeFileSync(LOCK_FILE, `${JSON.stringify({ pid: process.pid, url: base }, null, 2)}\n`);
 
-// wrangler dev does not fire Cron Triggers by itself: run the worker's cron (deadlines, the
-// events sweep) every minute through the handler route it serves, as the platform would.
-const CRON_MS = 60_000;
-const cron = setInterval(() => {
-  fetch(`${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("* * * * *")}`)
-    .then((res) => res.body?.cancel())
-    .catch(() => {
-      // Not serving yet, or restarting after a change: the next minute's run catches up.
-    });
-}, CRON_MS);
+/**
+ * One run of the worker's cron (overdue submissions graded, the outbox swept, stalled jobs resumed),
+ * as the platform runs it every minute: wrangler dev never fires Cron Triggers by itself. A run
+ * that fails is reported, with what the worker said, and the next one is tried a minute later.
+ */
+async function runCron(): Promise<void> {
+  const url = `${base}/__scheduled?cron=${encodeURIComponent(CRON)}`;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(CRON_MS) });
+    const text = await res.text();
+    if (!res.ok) report(`answered ${res.status}: ${text.trim().split("\n").slice(0, 3).join(" | ")}`);
+  } catch (error) {
+    const cause = error instanceof Error ? (error.cause ?? error.message) : error;
+    report(`got no answer (${String(cause)})`);
+  }
+}
+
+function report(what: string) {
+  process.stderr.write(`\n  npm run dev: the cron run at ${new Date().toISOString()} failed: GET /__scheduled ${what}\n\n`);
+}
+
+/** Resolves once wrangler dev answers (the first build and start take a few seconds). */
+async function serving(): Promise<void> {
+  while (child.exitCode === null) {
+    try {
+      await (await fetch(`${base}/health`, { signal: AbortSignal.timeout(1000) })).arrayBuffer();
+      return;
+    } catch {
+      await new Promise((done) => setTimeout(done, 500));
+    }
+  }
+}
+
+let cron: NodeJS.Timeout | undefined;
+void serving().then(() => {
+  cron = setInterval(() => void runCron(), CRON_MS);
+});
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => {

@@ -4,7 +4,8 @@ import { newApiKey } from "../src/auth/api-keys";
 import { parseCredentialArgs } from "./cli-args";
 import { executeD1, literal } from "./d1";
 
-export async function createKey(name: string, scopes: string[], target: "local" | "remote") {
+/** Makes an API key in the local or deployed D1 (`persistTo`: a local database kept outside .wrangler/state). */
+export async function createKey(name: string, scopes: string[], target: "local" | "remote", persistTo?: string) {
   const { key, row } = await newApiKey({ name, scopes, expiresAt: null });
   executeD1(
     `INSERT INTO api_keys (id, name, key_hash, prefix, scopes, created_at) VALUES (${[
@@ -18,6 +19,7 @@ export async function createKey(name: string, scopes: string[], target: "local" 
       .map(literal)
       .join(", ")})`,
     target,
+    persistTo,
   );
   return { id: row.id, key, scopes: row.scopes };
 }
