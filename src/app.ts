@@ -18,7 +18,7 @@ import { jsonBodyGuard } from "./middleware/json-body";
 import { rateLimit, rateLimitOAuthEndpoints } from "./middleware/rate-limit";
 import { drainRequestBody } from "./middleware/request-body";
 import { requestLog } from "./middleware/request-log";
-import { cacheControl, corsFromAllowList, docsAssets } from "./middleware/security-headers";
+import { cacheControl, corsFromAllowList, docsAssets, landingPage, reportsAssets } from "./middleware/security-headers";
 import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
@@ -32,6 +32,7 @@ import { problemsRouter } from "./routes/problems";
 import { questionsRouter } from "./routes/questions";
 import { quizzesRouter } from "./routes/quizzes";
 import { regradeRouter } from "./routes/regrade";
+import { serviceRouter } from "./routes/service";
 import { quizSubmissionsRouter, submissionsRouter, userSubmissionsRouter } from "./routes/submissions";
 import { usersRouter } from "./routes/users";
 import { webhookEndpointsRouter } from "./routes/webhook-endpoints";
@@ -149,7 +150,11 @@ const health = createRoute({
   responses: { 200: jsonResponse(z.object({ status: z.literal("ok") }), "The service is up.") },
 });
 
+// GET /: a browser gets the landing page (a static asset); anyone else the JSON of serviceRouter.
+app.use("/", landingPage());
+
 const routes = app
+  .route("/", serviceRouter({ name: pkg.name, version: pkg.version }))
   .route("/v1", v1)
   .route("/", oauthRouter)
   .route("/problems", problemsRouter)
@@ -181,6 +186,9 @@ app.openAPIRegistry.registerComponent("securitySchemes", "OAuth2", {
 // The docs page and its renderer are static assets (public/), served under a strict CSP.
 app.get("/docs", docsAssets());
 app.get("/docs/*", docsAssets());
+// The report a teacher looks at (public/reports/), under a policy as strict as the docs'; the
+// pattern also matches /reports, which the assets redirect to /reports/.
+app.get("/reports/*", reportsAssets());
 
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 app.onError(onError);

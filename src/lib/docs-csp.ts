@@ -17,3 +17,22 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join("; ");
+
+/**
+ * The policy of the report (/reports/) and the landing page (/): the docs' policy without its one
+ * allowance (no data: images: the report draws its charts as inline SVG elements, not images), plus
+ * Trusted Types with no policy at all, so Chromium refuses every HTML-parsing sink (innerHTML,
+ * outerHTML, insertAdjacentHTML, document.write): text from the API can only ever become a text node.
+ */
+export const REPORTS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join("; ");

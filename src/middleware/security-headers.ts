@@ -3,9 +3,9 @@ import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import { config } from "../lib/config";
-import { DOCS_CONTENT_SECURITY_POLICY } from "../lib/docs-csp";
+import { DOCS_CONTENT_SECURITY_POLICY, REPORTS_CONTENT_SECURITY_POLICY } from "../lib/docs-csp";
 
-const PUBLIC_DOCUMENTS = new Set(["/openapi.json", "/docs", "/health", "/.well-known/oauth-authorization-server"]);
+const PUBLIC_DOCUMENTS = new Set(["/", "/openapi.json", "/docs", "/health", "/.well-known/oauth-authorization-server"]);
 /** Public documents that name an origin: ISSUER's, or else the request's (its Host header). */
 const ORIGIN_NAMING_DOCUMENTS = new Set(["/openapi.json", "/.well-known/oauth-authorization-server"]);
 
@@ -27,22 +27,76 @@ export function cacheControl(): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * GET /docs and /docs/*: the file from Workers static assets ([assets] in wrangler.toml, binding
- * ASSETS), as a new response (the asset's headers are immutable) that this worker's middleware
- * adds its headers to, plus the docs' Content-Security-Policy. A path with no file is the API's own 404.
+ * A page from Workers static assets ([assets] in wrangler.toml, binding ASSETS) under its
+ * Content-Security-Policy, as a new response (the asset's headers are immutable) that this
+ * worker's middleware adds its headers to. A path with no file is the API's own 404.
  */
-export function docsAssets(): Handler<AppEnv> {
+function staticAssets(policy: string): Handler<AppEnv> {
   return async (c) => {
-    if (!c.env.ASSETS) throw new Error("no ASSETS binding: /docs needs [assets] in wrangler.toml");
+    if (!c.env.ASSETS) throw new Error("no ASSETS binding: the pages need [assets] in wrangler.toml");
     const asset = await c.env.ASSETS.fetch(c.req.raw);
     if (asset.status === 404) return c.notFound();
     const headers = new Headers(asset.headers);
-    headers.set("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
+    headers.set("Content-Security-Policy", policy);
     // c.body, not new Response(asset.body, asset): it also keeps the headers middleware set
     // before this handler ran (X-Request-Id).
     const init = { status: asset.status as ContentfulStatusCode, statusText: asset.statusText, headers };
     return asset.body === null ? c.body(null, init) : c.body(asset.body, init);
   };
+}
+
+/** GET /docs and /docs/*: the API reference (Swagger UI) under the docs' policy. */
+export function docsAssets(): Handler<AppEnv> {
+  return staticAssets(DOCS_CONTENT_SECURITY_POLICY);
+}
+
+/** GET /reports/ and its files (public/reports/): the report page, under the reports' policy. */
+export function reportsAssets(): Handler<AppEnv> {
+  return staticAssets(REPORTS_CONTENT_SECURITY_POLICY);
+}
+
+/**
+ * GET /: a browser (Accept preferring text/html) gets the landing page (public/index.html) under
+ * the reports' policy; anyone else falls through to the JSON route. Both answers vary on Accept,
+ * so a cache never hands one to the other.
+ */
+export function landingPage(): MiddlewareHandler<AppEnv> {
+  const page = staticAssets(REPORTS_CONTENT_SECURITY_POLICY);
+  return async (c, next) => {
+    if ((c.req.method === "GET" || c.req.method === "HEAD") && prefersHtml(c.req.header("accept"))) {
+      const res = await page(c, next);
+      res.headers.append("Vary", "Accept");
+      return res;
+    }
+    await next();
+    c.res.headers.append("Vary", "Accept");
+  };
+}
+
+/**
+ * Whether an Accept header ranks text/html above application/json (RFC 9110 §12.5.1: the most
+ * specific range that matches decides each type's weight). Browsers list text/html first and the
+ * any-type range at q=0.8; curl's any-type range alone, or no header, weighs both the same, and
+ * then JSON wins.
+ */
+function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const ranges = accept.split(",").map((part) => {
+    const [range = "", ...params] = part.split(";").map((s) => s.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    return { range, weight: Number.isFinite(weight) ? weight : 0 };
+  });
+  const weight = (type: string) => {
+    const [major] = type.split("/");
+    const match =
+      ranges.find((r) => r.range === type) ??
+      ranges.find((r) => r.range === `${major}/*`) ??
+      ranges.find((r) => r.range === "*/*");
+    return match?.weight ?? 0;
+  };
+  const html = weight("text/html");
+  return html > 0 && html > weight("application/json");
 }
 
 /**

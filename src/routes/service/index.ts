@@ -1,0 +1,13 @@
+import { createRouter } from "../../lib/openapi";
+import { serviceIndex } from "./service.routes";
+
+/**
+ * GET /: the JSON answer. The HTML page a browser gets instead is a static asset, answered before
+ * this route by the landing-page middleware (app.ts). The name and version are the app's (its
+ * package.json), handed in by app.ts: routes read no file outside src/.
+ */
+export function serviceRouter(about: { name: string; version: string }) {
+  return createRouter().openapi(serviceIndex, (c) =>
+    c.json({ name: about.name, version: about.version, docs: "/docs", openapi: "/openapi.json" }, 200),
+  );
+}
