@@ -10,7 +10,7 @@
 // real 429s (scripts/local-worker.ts), inserts an admin API key, and runs both programs against it:
 // pagination, a real 429 retried after its Retry-After, a lost POST answer replayed through its
 // Idempotency-Key, client credentials, the bookmark echo. Exit 1 on any failure; --keep keeps the folder.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -25,6 +25,8 @@ const PROGRAM = join(CLIENT_DIR, "smoke/main.ts");
 /** Small enough that 25 calls at once meet 429s, large enough that the rest of the program rarely waits. */
 const RATE_LIMIT_REQUESTS = "10";
 const RATE_LIMIT_WINDOW_SECONDS = "1";
+/** A program takes about 5 s; one that hangs fails the smoke rather than CI's whole run. */
+const PROGRAM_TIMEOUT_MS = 120_000;
 const { values } = parseArgs({ options: { keep: { type: "boolean", default: false } } });
 
 interface Project {
@@ -71,6 +73,20 @@ const log = (line: string) => process.stdout.write(`[${((performance.now() - sta
 
 function run(command: string, args: string[], cwd: string) {
   execFileSync(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
+}
+
+/**
+ * Runs a program while this process keeps serving: Miniflare reads workerd's output here, and a
+ * blocked event loop (execFileSync) would let that pipe fill until workerd stalls mid-request.
+ */
+function runAlongside(command: string, args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"], timeout: PROGRAM_TIMEOUT_MS });
+    child.on("error", reject);
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${args[0]} exited with ${signal ?? `code ${code}`}`)),
+    );
+  });
 }
 const output = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
@@ -171,7 +187,8 @@ async function main(): Promise<number> {
       scriptPath: outfile,
       persistRoot: join(dir, "state"),
       quiet: true,
-      vars: { RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS },
+      // No request log: the programs' hundreds of requests would only bury a failure.
+      vars: { RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, LOG_LEVEL: "warn" },
     });
     const { key, row } = await newApiKey({ name: "client smoke", scopes: ["admin"], expiresAt: null });
     await (await worker.mf.getD1Database("DB"))
@@ -180,7 +197,7 @@ async function main(): Promise<number> {
       .run();
     for (const { project, path } of projects) {
       log(`${project.name}: node out/main.js against ${worker.url}`);
-      run(process.execPath, [join(path, "out/main.js"), worker.url, key, project.name], path);
+      await runAlongside(process.execPath, [join(path, "out/main.js"), worker.url, key, project.name], path);
     }
     log("client smoke passed");
     return 0;

@@ -4,7 +4,7 @@
 
 export type Step = Response | Error | ((request: Request) => Response | Promise<Response>);
 
-export interface Sent {
+interface Sent {
   method: string;
   url: string;
   headers: Headers;
