@@ -1,6 +1,7 @@
 // npm run docs:screenshot [-- --out FILE] [--chromium PATH]: proves in a real browser that /docs
 // works with the network unplugged and under its Content-Security-Policy, and saves a screenshot
-// (default docs/images/docs-page.png).
+// (default docs/images/docs-page.png). With --report [--out-dir DIR], the report page's instead
+// (scripts/report-screenshot.ts).
 //
 // It copies the docs' renderer into public/ (scripts/docs-assets.ts), builds the bundle
 // `npm run deploy` uploads into a temporary folder, serves it with its static assets under
@@ -20,7 +21,9 @@ import { buildWorker } from "./build";
 import { copyDocsAssets } from "./docs-assets";
 import { type LocalWorker, startLocalWorker } from "./local-worker";
 
-const { values } = parseArgs({ options: { out: { type: "string" }, chromium: { type: "string" } } });
+const { values } = parseArgs({
+  options: { out: { type: "string" }, chromium: { type: "string" }, report: { type: "boolean" }, "out-dir": { type: "string" } },
+});
 const OUT = resolve(values.out ?? "docs/images/docs-page.png");
 const CHROMIUM = values.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -172,4 +175,8 @@ async function main(): Promise<number> {
   return 1;
 }
 
+if (values.report) {
+  const { screenshotReport } = await import("./report-screenshot");
+  process.exit(await screenshotReport({ outDir: values["out-dir"], chromium: values.chromium }));
+}
 process.exit(await main());
