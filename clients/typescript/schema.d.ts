@@ -2,6 +2,26 @@
 // openapi.json. Do not edit: change the API's zod schemas and regenerate.
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this origin serves
+         * @description Public, no credential. A client whose `Accept` ranks `text/html` above `application/json` (a browser) gets a small page linking `/docs`, `/reports/` and `/openapi.json`; anyone else gets this JSON. The links are paths on this origin, so the answer names no host and caches alike for every one (`Vary: Accept`).
+         */
+        get: operations["serviceIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/quizzes": {
         parameters: {
             query?: never;
@@ -958,6 +978,70 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ServiceIndex: {
+            /** @example quiz-api */
+            name: string;
+            /**
+             * @description The deployed version (package.json).
+             * @example 0.1.0
+             */
+            version: string;
+            /**
+             * @description The API reference page, on this origin.
+             * @example /docs
+             */
+            docs: string;
+            /**
+             * @description This OpenAPI document, on this origin.
+             * @example /openapi.json
+             */
+            openapi: string;
+        };
+        /**
+         * @example {
+         *       "type": "/problems/validation_failed",
+         *       "title": "Bad Request",
+         *       "status": 400,
+         *       "detail": "title: Too big: expected string to have <=200 characters",
+         *       "code": "validation_failed",
+         *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "errors": [
+         *         {
+         *           "path": "title",
+         *           "message": "Too big: expected string to have <=200 characters"
+         *         }
+         *       ]
+         *     }
+         */
+        Problem: {
+            /**
+             * @description /problems/<code>: a page that explains the code.
+             * @example /problems/validation_failed
+             */
+            type: string;
+            /**
+             * @description The reason phrase of the status.
+             * @example Bad Request
+             */
+            title: string;
+            /**
+             * Format: int64
+             * @example 400
+             */
+            status: number;
+            /** @example title: Too big: expected string to have <=200 characters */
+            detail: string;
+            /**
+             * @description Stable; the error catalogue at /problems/<code>.
+             * @enum {string}
+             */
+            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_not_subscribed" | "webhooks_not_configured" | "internal_error";
+            request_id: string;
+            errors?: {
+                path: string;
+                message: string;
+            }[];
+        };
         Quiz: {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -1035,51 +1119,6 @@ export interface components {
              * @example 3
              */
             pick: number;
-        };
-        /**
-         * @example {
-         *       "type": "/problems/validation_failed",
-         *       "title": "Bad Request",
-         *       "status": 400,
-         *       "detail": "title: Too big: expected string to have <=200 characters",
-         *       "code": "validation_failed",
-         *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
-         *       "errors": [
-         *         {
-         *           "path": "title",
-         *           "message": "Too big: expected string to have <=200 characters"
-         *         }
-         *       ]
-         *     }
-         */
-        Problem: {
-            /**
-             * @description /problems/<code>: a page that explains the code.
-             * @example /problems/validation_failed
-             */
-            type: string;
-            /**
-             * @description The reason phrase of the status.
-             * @example Bad Request
-             */
-            title: string;
-            /**
-             * Format: int64
-             * @example 400
-             */
-            status: number;
-            /** @example title: Too big: expected string to have <=200 characters */
-            detail: string;
-            /**
-             * @description Stable; the error catalogue at /problems/<code>.
-             * @enum {string}
-             */
-            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_not_subscribed" | "webhooks_not_configured" | "internal_error";
-            request_id: string;
-            errors?: {
-                path: string;
-                message: string;
-            }[];
         };
         CreatedQuiz: components["schemas"]["Quiz"] & {
             /** @description The ids of the questions created with the quiz, in their order (`questions` is their count). */
@@ -3121,6 +3160,74 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    serviceIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service's name and version and where its documents are; or, to a browser, the landing page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceIndex"];
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listQuizzes: {
         parameters: {
             query?: {
