@@ -5,19 +5,30 @@
 // ("type": "commonjs", TypeScript 5 as clients/codegen pins it), and checks that each resolves its
 // own build (dist/index.mjs, dist/index.cjs) from its own node_modules. Each typechecks and compiles
 // clients/typescript/smoke/main.ts with tsc --strict (module nodenext; no skipLibCheck, so the
-// package's declarations are checked too). Then it builds the worker, serves it under Miniflare
-// with a throw-away D1/KV and a rate limit of RATE_LIMIT_REQUESTS per second, so that a burst meets
-// real 429s (scripts/local-worker.ts), inserts an admin API key, and runs both programs against it:
-// pagination, a real 429 retried after its Retry-After, a lost POST answer replayed through its
-// Idempotency-Key, client credentials, the bookmark echo. Exit 1 on any failure; --keep keeps the folder.
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+// package's declarations are checked too). Then it starts `npm run dev` as a newcomer does, on free
+// ports with a state directory of its own (DEV_STATE_DIR) and a rate limit of RATE_LIMIT_REQUESTS a
+// second, so that a burst meets real 429s, and runs both programs against it with the admin key
+// npm run dev made: pagination, a real 429 retried after its Retry-After, a lost POST answer
+// replayed through its Idempotency-Key, client credentials, the bookmark echo. Exit 1 on any
+// failure (npm run dev's output is printed then); --keep keeps the folder.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
-import { newApiKey } from "../src/auth/api-keys";
-import { buildWorker } from "./build";
-import { type LocalWorker, startLocalWorker } from "./local-worker";
+import { QUIET_WRANGLER_ENV } from "./wrangler";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CLIENT_DIR = join(ROOT, "clients/typescript");
@@ -27,6 +38,9 @@ const RATE_LIMIT_REQUESTS = "10";
 const RATE_LIMIT_WINDOW_SECONDS = "1";
 /** A program takes about 5 s; one that hangs fails the smoke rather than CI's whole run. */
 const PROGRAM_TIMEOUT_MS = 120_000;
+/** Migrations, the first key, wrangler's build and start: about 20 s here, more on a busy machine. */
+const DEV_START_TIMEOUT_MS = 150_000;
+const DEV_STOP_TIMEOUT_MS = 15_000;
 const { values } = parseArgs({ options: { keep: { type: "boolean", default: false } } });
 
 interface Project {
@@ -75,11 +89,11 @@ function run(command: string, args: string[], cwd: string) {
   execFileSync(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
 }
 
-/**
- * Runs a program while this process keeps serving: Miniflare reads workerd's output here, and a
- * blocked event loop (execFileSync) would let that pipe fill until workerd stalls mid-request.
- */
-function runAlongside(command: string, args: string[], cwd: string): Promise<void> {
+const output = (command: string, args: string[], cwd: string) =>
+  execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+
+/** Runs a program, failing it after PROGRAM_TIMEOUT_MS. */
+function runProgram(command: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"], timeout: PROGRAM_TIMEOUT_MS });
     child.on("error", reject);
@@ -88,8 +102,6 @@ function runAlongside(command: string, args: string[], cwd: string): Promise<voi
     );
   });
 }
-const output = (command: string, args: string[], cwd: string) =>
-  execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
@@ -171,41 +183,123 @@ function setUpProject(dir: string, project: Project, tarball: string): string {
   return path;
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface DevServer {
+  url: string;
+  /** The local admin key npm run dev made (DEV_STATE_DIR/dev-credentials.json). */
+  key: string;
+  logFile: string;
+  child: ChildProcess;
+}
+
+/**
+ * `npm run dev` in a process group of its own, on free ports, with its state in `stateDir`.
+ * wrangler dev reads vars from the process environment with CLOUDFLARE_INCLUDE_PROCESS_ENV (while
+ * there is no .dev.vars), so it gets an environment of a few names only: each becomes a binding.
+ */
+async function startDev(stateDir: string): Promise<DevServer> {
+  if (existsSync(join(ROOT, ".dev.vars")))
+    throw new Error("a .dev.vars file exists: wrangler dev then ignores the rate limit the smoke sets; move it aside");
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const logFile = join(stateDir, "npm-run-dev.log");
+  mkdirSync(stateDir, { recursive: true });
+  const out = openSync(logFile, "a");
+  const child = spawn("npm", ["run", "-s", "dev"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", out, out],
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? tmpdir(),
+      CI: "true",
+      ...QUIET_WRANGLER_ENV,
+      PORT: String(port),
+      INSPECTOR_PORT: String(inspectorPort),
+      DEV_STATE_DIR: stateDir,
+      // No cron run during the smoke: nothing here waits for one.
+      DEV_CRON_SECONDS: "3600",
+      CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
+      RATE_LIMIT_REQUESTS,
+      RATE_LIMIT_WINDOW_SECONDS,
+      // No request log: the programs' hundreds of requests would only bury a failure.
+      LOG_LEVEL: "warn",
+    },
+  });
+  closeSync(out);
+  const url = `http://127.0.0.1:${port}`;
+  const credentials = join(stateDir, "dev-credentials.json");
+  for (const deadline = Date.now() + DEV_START_TIMEOUT_MS; Date.now() < deadline && child.exitCode === null; ) {
+    const healthy = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        return res.ok;
+      })
+      .catch(() => false);
+    if (healthy && existsSync(credentials)) {
+      const { key } = JSON.parse(readFileSync(credentials, "utf8")) as { key: string };
+      return { url, key, logFile, child };
+    }
+    await sleep(250);
+  }
+  await stopDev(child);
+  throw new Error(`npm run dev did not answer GET ${url}/health (exit ${child.exitCode}):\n${readFileSync(logFile, "utf8")}`);
+}
+
+/** TERM to the whole group (npm, tsx, wrangler, workerd), KILL if it lingers. */
+async function stopDev(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid as number), name);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  signal("SIGTERM");
+  if (!(await Promise.race([exited.then(() => true), sleep(DEV_STOP_TIMEOUT_MS).then(() => false)]))) signal("SIGKILL");
+}
+
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "quiz-client-smoke-"));
-  let worker: LocalWorker | undefined;
+  let dev: DevServer | undefined;
+  let failed = false;
   try {
     checkIsolated(dir);
     const tarball = pack(dir);
     const projects = PROJECTS.map((project) => ({ project, path: setUpProject(dir, project, tarball) }));
 
     log(
-      `building the worker; Miniflare with a throw-away D1/KV, ${RATE_LIMIT_REQUESTS} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per credential`,
+      `npm run dev on a free port, its own state directory, ${RATE_LIMIT_REQUESTS} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per credential`,
     );
-    const { outfile } = await buildWorker({ outdir: join(dir, "dist"), minify: false });
-    worker = await startLocalWorker({
-      scriptPath: outfile,
-      persistRoot: join(dir, "state"),
-      quiet: true,
-      // No request log: the programs' hundreds of requests would only bury a failure.
-      vars: { RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, LOG_LEVEL: "warn" },
-    });
-    const { key, row } = await newApiKey({ name: "client smoke", scopes: ["admin"], expiresAt: null });
-    await (await worker.mf.getD1Database("DB"))
-      .prepare("INSERT INTO api_keys (id, name, key_hash, prefix, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .bind(row.id, row.name, row.keyHash, row.prefix, JSON.stringify(row.scopes), row.createdAt)
-      .run();
+    dev = await startDev(join(dir, "dev-state"));
     for (const { project, path } of projects) {
-      log(`${project.name}: node out/main.js against ${worker.url}`);
-      await runAlongside(process.execPath, [join(path, "out/main.js"), worker.url, key, project.name], path);
+      log(`${project.name}: node out/main.js against ${dev.url}`);
+      await runProgram(process.execPath, [join(path, "out/main.js"), dev.url, dev.key, project.name], path);
     }
     log("client smoke passed");
     return 0;
   } catch (error) {
+    failed = true;
     process.stderr.write(`client smoke failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
-    await worker?.dispose();
+    if (dev) {
+      await stopDev(dev.child);
+      if (failed) process.stderr.write(`--- npm run dev's output ---\n${readFileSync(dev.logFile, "utf8")}--- end ---\n`);
+    }
     if (values.keep) log(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // wrangler.toml as the deploy tests use it: the shipped file, copies of it with values changed, and
 // what wrangler itself makes of an environment (the independent reading the scripts are checked against).
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -12,9 +12,13 @@ export const shippedText = () => readFileSync(WRANGLER_TOML, "utf8");
 
 /** A copy of wrangler.toml with `text`, read back the way the scripts read the real one. */
 export async function tomlWith(text: string): Promise<WranglerToml> {
-  const path = join(mkdtempSync(join(tmpdir(), "deploy-test-")), "wrangler.toml");
-  writeFileSync(path, text);
-  return readWranglerToml(path);
+  const dir = mkdtempSync(join(tmpdir(), "deploy-test-"));
+  try {
+    writeFileSync(join(dir, "wrangler.toml"), text);
+    return await readWranglerToml(join(dir, "wrangler.toml"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const hex = (length: number, seed: number) => Array.from({ length }, (_, i) => ((seed * 7 + i * 13) % 16).toString(16)).join("");
