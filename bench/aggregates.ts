@@ -1,6 +1,6 @@
 // The analytics aggregates rebuilt from the submissions table, for data the bench inserts by
 // SQL rather than grading one request at a time. Same definitions as the grading batch
-// (src/routes/submissions/grade.queries.ts): graded submissions only; quiz_stats.mean_score and
+// (src/grading/totals.ts): graded submissions only; quiz_stats.mean_score and
 // m2_score are the mean and the sum of squared deviations (what Welford's update keeps); the
 // bucket of a score is min(floor(score / 10), 9); question_stats sums points in integer
 // micro-points, rounded per answer; quiz_user_stats counts graded attempts per user and quiz.

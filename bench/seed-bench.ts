@@ -11,7 +11,7 @@ import type { LocalWorker } from "../scripts/local-worker";
 import { newApiKey } from "../src/auth/api-keys";
 import { apiKeys } from "../src/db/auth-schema";
 import { questions, quizzes, submissions, users } from "../src/db/schema";
-import { gradeSubmission } from "../src/domain/grading";
+import { scoreSubmission } from "../src/domain/grading";
 import { type GradableQuestion, gradableQuestion } from "../src/domain/questions";
 import type { FeedbackBand } from "../src/domain/quiz-settings";
 import { ID_PREFIX } from "../src/lib/ids";
@@ -130,7 +130,7 @@ export function gradedRow(
   quiz: { questions: GradableQuestion[]; bands: FeedbackBand[] },
   gradedAt: string,
 ): SubmissionInsert {
-  const result = gradeSubmission(quiz.questions, row.answers, quiz.bands);
+  const result = scoreSubmission(quiz.questions, row.answers, quiz.bands);
   return {
     ...row,
     status: "graded",

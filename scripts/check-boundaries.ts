@@ -8,20 +8,32 @@
  *   db           the schema and statements                         → lib, domain, db
  *   auth         credentials, tokens, authorization, replay         → lib, domain, db, auth
  *   rate-limit   the limiter                                        → lib, domain, rate-limit
- *   events       delivery: queue messages, signing, the consumer    → lib, domain, db, events
+ *   events       the outbox's delivery: fan-out, signing, attempts  → lib, domain, db, events
+ *   jobs         long work run in steps by the jobs queue           → lib, domain, db, events, jobs
+ *   authoring    a question's shapes and rows, shared by quizzes,   → lib, domain, db, authoring
+ *                questions and imports
  *   interchange  question banks in and out (QTI, GIFT, Moodle, …)   → lib, domain, interchange
- *   middleware   HTTP plumbing                                      → all of the above, middleware
- *   routes       one folder per resource                            → all but middleware; another
- *                                                                     resource only by its index or schemas
- *   app.ts, index.ts  build the app and mount every router          → anything
+ *   lti          LTI 1.3: launches, tool keys, the passback ledger  → lib, domain, db, events, jobs, lti
+ *   grading      grades, reviews, deadlines, regrades and the       → lib, domain, db, events, jobs,
+ *                running totals they write                            lti, grading
+ *   worker       the queue consumer and the cron                    → all of the above, worker
+ *   middleware   HTTP plumbing                                      → lib, domain, db, auth, rate-limit,
+ *                                                                     middleware
+ *   routes       one folder per resource                            → all but worker and middleware;
+ *                                                                     another resource only by its schemas
+ *   app.ts       builds the app and mounts every router             → anything
+ *   index.ts     the worker's entry: the app, the consumer, the cron → app, worker (never a route module)
  * Tools (test/, scripts/, bench/) use the app and the layers under it, never a route module or
  * middleware. src/env.ts holds only types (bindings, the context's variables): anyone may use it,
  * and it names types of lib, domain and db.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "..");
+
+const PROCESSES = ["lib", "domain", "db", "auth", "rate-limit", "events", "jobs", "authoring", "interchange", "lti", "grading"];
 
 const ALLOWED: Record<string, string[]> = {
   lib: ["lib"],
@@ -30,20 +42,57 @@ const ALLOWED: Record<string, string[]> = {
   auth: ["lib", "domain", "db", "auth"],
   "rate-limit": ["lib", "domain", "rate-limit"],
   events: ["lib", "domain", "db", "events"],
+  jobs: ["lib", "domain", "db", "events", "jobs"],
+  authoring: ["lib", "domain", "db", "authoring"],
   interchange: ["lib", "domain", "interchange"],
+  lti: ["lib", "domain", "db", "events", "jobs", "lti"],
+  grading: ["lib", "domain", "db", "events", "jobs", "lti", "grading"],
+  worker: [...PROCESSES, "worker"],
   middleware: ["lib", "domain", "db", "auth", "rate-limit", "middleware"],
-  routes: ["lib", "domain", "db", "auth", "rate-limit", "events", "interchange", "routes"],
-  tools: ["lib", "domain", "db", "auth", "rate-limit", "events", "interchange", "app", "tools"],
+  routes: [...PROCESSES, "routes"],
+  index: ["app", "worker"],
+  tools: [...PROCESSES, "worker", "app", "index", "tools"],
   env: ["lib", "domain", "db"],
 };
 
-/** The layer a file belongs to: a src/ folder, "app" for the composition root, "tools" outside src/. */
+/** The layer a file belongs to: a src/ folder, "app" and "index" at the root, "tools" outside src/. */
 function layerOf(file: string): string {
   if (file === "src/env.ts") return "env";
-  if (file === "src/app.ts" || file === "src/index.ts") return "app";
+  if (file === "src/app.ts") return "app";
+  if (file === "src/index.ts") return "index";
   const match = /^src\/([^/]+)\//.exec(file);
   if (match?.[1]) return match[1];
   return "tools";
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)/g;
+
+/** What is wrong with the imports of `file` (a path from the repository's root), whose text is `text`. */
+export function importProblems(file: string, text: string): string[] {
+  const from = layerOf(file);
+  const problems: string[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const specifier = match[1] ?? match[2];
+    if (!specifier?.startsWith(".")) continue;
+    const target = normalize(join(dirname(file), specifier)).replace(/\.tsx?$/, "");
+    const to = layerOf(`${target}.ts`);
+    if (to === "env" || from === "app") continue;
+    if ((to === "app" || to === "index") && from !== "tools" && from !== "index") {
+      problems.push(`${file} → ${target}: only tools and the entry may import the app`);
+      continue;
+    }
+    if (!ALLOWED[from]?.includes(to)) {
+      problems.push(`${file} → ${target}: ${from} may not import ${to}`);
+      continue;
+    }
+    // A resource reaches another resource only through its schemas (the shapes it answers with);
+    // what two resources share is a process of its own below routes/.
+    const own = /^src\/routes\/([^/]+)\//.exec(file)?.[1];
+    const other = /^src\/routes\/([^/]+)(?:\/(.+))?$/.exec(target);
+    if (own && other && other[1] !== own && !/\.schemas$/.test(other[2] ?? ""))
+      problems.push(`${file} → ${target}: a resource imports another resource only by its schemas`);
+  }
+  return problems;
 }
 
 function* files(dir: string): Generator<string> {
@@ -54,37 +103,10 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)/g;
-
-function check(file: string): string[] {
-  const from = layerOf(file);
-  const text = readFileSync(join(ROOT, file), "utf8");
-  const problems: string[] = [];
-  for (const match of text.matchAll(IMPORT)) {
-    const specifier = match[1] ?? match[2];
-    if (!specifier?.startsWith(".")) continue;
-    const target = normalize(join(dirname(file), specifier)).replace(/\.tsx?$/, "");
-    const to = layerOf(`${target}.ts`);
-    if (to === "env" || from === "app") continue;
-    if (to === "app" && from !== "tools") {
-      problems.push(`${file} → ${target}: only tools may import the app`);
-      continue;
-    }
-    if (!ALLOWED[from]?.includes(to)) {
-      problems.push(`${file} → ${target}: ${from} may not import ${to}`);
-      continue;
-    }
-    // A resource reaches another resource only through its index or its schemas.
-    const own = /^src\/routes\/([^/]+)\//.exec(file)?.[1];
-    const other = /^src\/routes\/([^/]+)\/(.+)$/.exec(target);
-    if (own && other && other[1] !== own && !/^(index|.*\.schemas)$/.test(other[2] ?? ""))
-      problems.push(`${file} → ${target}: a resource imports another resource only by its index or schemas`);
-  }
-  return problems;
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const all = ["src", "test", "scripts", "bench"].flatMap((dir) => [...files(dir)].map((f) => relative(ROOT, join(ROOT, f))));
+  const problems = all.flatMap((file) => importProblems(file, readFileSync(join(ROOT, file), "utf8")));
+  for (const problem of problems) console.error(problem);
+  console.log(`import boundaries: ${all.length} files, ${problems.length} upward import(s)`);
+  process.exit(problems.length === 0 ? 0 : 1);
 }
-
-const all = ["src", "test", "scripts", "bench"].flatMap((dir) => [...files(dir)].map((f) => relative(".", f)));
-const problems = all.flatMap(check);
-for (const problem of problems) console.error(problem);
-console.log(`import boundaries: ${all.length} files, ${problems.length} upward import(s)`);
-process.exit(problems.length === 0 ? 0 : 1);

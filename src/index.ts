@@ -1,33 +1,12 @@
-import { drizzle } from "drizzle-orm/d1";
 import { app } from "./app";
-import { sweepRevokedTokens } from "./auth/oauth-revocation";
-import type { Database } from "./env";
-import { handleQueue } from "./events/consumer";
-import { sweepEvents } from "./events/sweep";
-import { sweepJobs } from "./routes/jobs";
-import { failJob, runRegradeJob } from "./routes/regrade";
-import { enqueueOverdue, gradeOverdue } from "./routes/submissions";
+import { handleQueue } from "./worker/queue";
+import { runScheduled } from "./worker/scheduled";
 
 export type { AppType } from "./app";
 
-/**
- * The worker: HTTP requests through the app; the events queue (fan-out, delivery, dead letters,
- * grading at deadlines) and the jobs queue (regrades); and the cron (every minute: overdue submissions to the queue, the
- * outbox sweep and retention).
- */
+/** The worker: HTTP requests through the app, every queue's messages, and the cron. */
 export default {
   fetch: app.fetch,
-  queue: (batch, env, _ctx) =>
-    handleQueue(batch, env, {
-      deadline: gradeOverdue,
-      revokedTokens: (env, db, clientId) => sweepRevokedTokens(db, env, clientId),
-      job: runRegradeJob,
-      jobFailed: (db, jobId) => failJob(db, jobId, "A step of the job failed on every retry."),
-    }),
-  scheduled: async (_controller, env, _ctx) => {
-    const db = drizzle(env.DB) as Database;
-    await enqueueOverdue(env, db);
-    await sweepEvents(env, db);
-    await sweepJobs(env, db);
-  },
+  queue: (batch, env, _ctx) => handleQueue(batch, env),
+  scheduled: (_controller, env, _ctx) => runScheduled(env),
 } satisfies ExportedHandler<Env>;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isResponseValidFor } from "../src/domain/answers";
-import { gradeSubmission, normalizeText, pickFeedback, pointsSentence } from "../src/domain/grading";
+import { normalizeText, pickFeedback, pointsSentence, scoreSubmission } from "../src/domain/grading";
 import type { GradableQuestion, MultipleChoiceQuestion } from "../src/domain/questions";
 import type { FeedbackBand } from "../src/domain/quiz-settings";
 
@@ -146,7 +146,7 @@ const keyOf = (type: string, correctAnswer: unknown): unknown =>
         ? Object.fromEntries(Object.entries(correctAnswer as Record<string, string[]>).map(([id, accepted]) => [id, accepted[0]]))
         : correctAnswer;
 const single = (q: GradableQuestion, response: unknown) =>
-  gradeSubmission([q], response === undefined ? [] : [{ question_id: q.id, response }], []).answers[0]!;
+  scoreSubmission([q], response === undefined ? [] : [{ question_id: q.id, response }], []).answers[0]!;
 const sumMicro = (qs: GradableQuestion[]) => qs.reduce((s, q) => s + Math.round(q.points * 1e6), 0);
 
 describe("gradeSubmission invariants", () => {
@@ -165,7 +165,7 @@ describe("gradeSubmission invariants", () => {
           ...extra,
           ...qs.flatMap((q, i) => (responses[i] === undefined ? [] : [{ question_id: q.id, response: responses[i] }])),
         ];
-        const r = gradeSubmission(qs, answers, bands);
+        const r = scoreSubmission(qs, answers, bands);
         expect(r.score).toBeGreaterThanOrEqual(0);
         expect(r.score).toBeLessThanOrEqual(100);
         expect(Math.round(r.score * 100) / 100).toBe(r.score);
@@ -187,11 +187,11 @@ describe("gradeSubmission invariants", () => {
   it("answering with the key gives 100 and full points", () => {
     fc.assert(
       fc.property(questionsArb(1), (qs) => {
-        const keys = gradeSubmission(qs, [], []).answers.map((a) => ({
+        const keys = scoreSubmission(qs, [], []).answers.map((a) => ({
           question_id: a.question_id,
           response: keyOf(a.type, a.correct_answer),
         }));
-        const r = gradeSubmission(qs, keys, []);
+        const r = scoreSubmission(qs, keys, []);
         expect(r.score).toBe(100);
         expect(r.points_earned).toBe(r.points_possible);
         r.answers.forEach((a, i) => {
@@ -206,7 +206,7 @@ describe("gradeSubmission invariants", () => {
   it("unanswered questions earn 0 and get the incorrect feedback", () => {
     fc.assert(
       fc.property(questionsArb(), bandsArb, (qs, bands) => {
-        const r = gradeSubmission(qs, [{ question_id: "deleted", response: true }], bands);
+        const r = scoreSubmission(qs, [{ question_id: "deleted", response: true }], bands);
         expect(r.points_earned).toBe(0);
         expect(r.score).toBe(0);
         expect(r.feedback).toBe(pickFeedback(0, bands) ?? pointsSentence(0, r.points_possible, 0));
@@ -228,22 +228,22 @@ describe("gradeSubmission invariants", () => {
       correct: true,
     });
     const yes = (...ids: string[]) => ids.map((id) => ({ question_id: id, response: true }));
-    expect(gradeSubmission([tf("a", 0.1), tf("b", 0.2)], yes("a", "b"), [])).toMatchObject({
+    expect(scoreSubmission([tf("a", 0.1), tf("b", 0.2)], yes("a", "b"), [])).toMatchObject({
       points_possible: 0.3,
       points_earned: 0.3,
       score: 100,
     });
-    expect(gradeSubmission([tf("a", 0.1), tf("b", 0.1), tf("c", 0.1)], [], []).points_possible).toBe(0.3);
-    expect(gradeSubmission([tf("a", 1), tf("b", 2)], yes("a"), []).score).toBe(33.33);
-    expect(gradeSubmission([tf("a", 2), tf("b", 1)], yes("a"), []).score).toBe(66.67);
-    expect(gradeSubmission([tf("a", 201), tf("b", 19799)], yes("a"), []).score).toBe(1.01); // 1.005 %
-    expect(gradeSubmission([tf("a", 1), tf("b", 799)], yes("a"), []).score).toBe(0.13); // 0.125 %
-    expect(gradeSubmission([], [], [{ min_score: 0, message: "x" }])).toMatchObject({ score: 0, feedback: "x" });
+    expect(scoreSubmission([tf("a", 0.1), tf("b", 0.1), tf("c", 0.1)], [], []).points_possible).toBe(0.3);
+    expect(scoreSubmission([tf("a", 1), tf("b", 2)], yes("a"), []).score).toBe(33.33);
+    expect(scoreSubmission([tf("a", 2), tf("b", 1)], yes("a"), []).score).toBe(66.67);
+    expect(scoreSubmission([tf("a", 201), tf("b", 19799)], yes("a"), []).score).toBe(1.01); // 1.005 %
+    expect(scoreSubmission([tf("a", 1), tf("b", 799)], yes("a"), []).score).toBe(0.13); // 0.125 %
+    expect(scoreSubmission([], [], [{ min_score: 0, message: "x" }])).toMatchObject({ score: 0, feedback: "x" });
   });
 
   it("last answer for a question wins", () => {
     const q: GradableQuestion = { id: "a", type: "true_false", points: 1, feedback: {}, correct: true };
-    const r = gradeSubmission(
+    const r = scoreSubmission(
       [q],
       [
         { question_id: "a", response: true },

@@ -23,7 +23,7 @@ export type TokenStores = Pick<Env, "KV" | "EVENTS_QUEUE">;
 const MAX_KV_DELETES_PER_INVOCATION = 900;
 
 /** The queue message that carries on deleting a client's revoked access tokens from KV. */
-export interface RevokedTokensMessage {
+interface RevokedTokensMessage {
   kind: "revoked_tokens";
   client_id: string;
 }

@@ -215,7 +215,7 @@ export function totalOf(earnedMicro: number, possibleMicro: number, bands: Feedb
   };
 }
 
-export function gradeSubmission(questions: GradableQuestion[], answers: SubmittedAnswer[], bands: FeedbackBand[]): GradeResult {
+export function scoreSubmission(questions: GradableQuestion[], answers: SubmittedAnswer[], bands: FeedbackBand[]): GradeResult {
   // Later entries overwrite earlier ones (last answer wins); ids of deleted
   // questions stay in the map but are never looked up.
   const responses = new Map<string, unknown>();

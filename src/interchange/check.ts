@@ -6,7 +6,7 @@
 import { textProblem } from "../lib/text";
 import type { BlankInput, ImportedItem, OptionInput, QuestionInput } from "./types";
 
-/** The API's limits on a question input (routes/questions/questions.schemas.ts). */
+/** The API's limits on a question input (src/authoring/question.schemas.ts). */
 export const LIMITS = {
   questions: 200,
   title: 200,

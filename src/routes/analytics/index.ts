@@ -4,9 +4,7 @@ import { idSchema } from "../../lib/ids";
 import { COMMON_ERRORS, createRouter, defineRoute, errorResponses, jsonResponse } from "../../lib/openapi";
 import { ItemAnalysis, ItemAnalysisQuery, QuizAnalytics, UserAnalytics } from "./analytics.schemas";
 import * as service from "./analytics.service";
-import * as items from "./items.service";
-
-export { type AnswerPoints, itemStatsOnGrade, itemStatsOnRegrade } from "./item-stats";
+import * as items from "./item-analysis.service";
 
 const tags = ["Analytics"];
 

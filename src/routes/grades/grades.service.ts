@@ -5,28 +5,6 @@ import { readSettings } from "../../domain/quiz-settings";
 import type { Database } from "../../env";
 import { notFound } from "../../lib/errors";
 
-/**
- * The statement that keeps a user's grade at a quiz current, in the grading batch and only where
- * its claim (`won`) stands: the attempt count, the first and latest scores by attempt number, the
- * highest and the sum — enough for every policy, so a read is one row and a policy change needs
- * no recomputation. (SQLite evaluates every SET expression on the row as it was.)
- */
-export function keepGrade(grade: { quizId: string; userId: string; attempt: number; score: number; at: string }, won: SQL): SQL {
-  const { quizId, userId, attempt, score, at } = grade;
-  return sql`
-    INSERT INTO grades (quiz_id, user_id, attempts, first_attempt, first_score, latest_attempt, latest_score, highest_score, score_sum, updated_at)
-    SELECT ${quizId}, ${userId}, 1, ${attempt}, ${score}, ${attempt}, ${score}, ${score}, ${score}, ${at} WHERE ${won}
-    ON CONFLICT (quiz_id, user_id) DO UPDATE SET
-      attempts = attempts + 1,
-      first_score = CASE WHEN excluded.first_attempt < first_attempt THEN excluded.first_score ELSE first_score END,
-      first_attempt = min(first_attempt, excluded.first_attempt),
-      latest_score = CASE WHEN excluded.latest_attempt > latest_attempt THEN excluded.latest_score ELSE latest_score END,
-      latest_attempt = max(latest_attempt, excluded.latest_attempt),
-      highest_score = max(highest_score, excluded.highest_score),
-      score_sum = score_sum + excluded.score_sum,
-      updated_at = excluded.updated_at`;
-}
-
 type GradeRow = typeof grades.$inferSelect;
 
 function serializeGrade(row: GradeRow, settings: unknown) {

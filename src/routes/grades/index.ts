@@ -2,8 +2,6 @@ import { createRouter } from "../../lib/openapi";
 import * as handlers from "./grades.handlers";
 import * as routes from "./grades.routes";
 
-export { keepGrade } from "./grades.service";
-
 /** Mounted at /v1/quizzes. */
 export const quizGradesRouter = createRouter().openapi(routes.listQuizGrades, handlers.listQuizGrades);
 /** Mounted at /v1/users. */

@@ -9,9 +9,3 @@ export const questionsRouter = createRouter()
   .openapi(routes.getQuestion, handlers.getQuestion)
   .openapi(routes.updateQuestion, handlers.updateQuestion)
   .openapi(routes.deleteQuestion, handlers.deleteQuestion);
-
-/**
- * What creating a quiz with its questions needs: the rows of new questions, their first
- * versions, and the questions as their question.created events carry them.
- */
-export { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "./questions.rows";

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
+import { Question, QuestionCreate, QuestionPatch } from "../../authoring/question.schemas";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
-import { Question, QuestionCreate, QuestionPatch } from "./questions.schemas";
 
 const tags = ["Questions"];
 const QuizParams = z.object({ id: idSchema("quiz") });

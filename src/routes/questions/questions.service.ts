@@ -1,4 +1,13 @@
 import { and, asc, eq, gt, gte, ne, type SQL, sql } from "drizzle-orm";
+import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../../authoring/question.schemas";
+import {
+  type QuestionRow,
+  questionEventObject,
+  questionRow,
+  rowBudgetExceeded,
+  snapshotVersions,
+  withinRowBudget,
+} from "../../authoring/question-rows";
 import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimistic";
 import { eventStatement } from "../../db/outbox";
 import { questions, quizzes } from "../../db/schema";
@@ -9,17 +18,8 @@ import type { Database } from "../../env";
 import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
 import { fieldErrors } from "../../lib/validation";
-import {
-  type QuestionRow,
-  questionEventObject,
-  questionRow,
-  rowBudgetExceeded,
-  snapshotVersions,
-  withinRowBudget,
-} from "./questions.rows";
-import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "./questions.schemas";
 
-export { serializeQuestion } from "./questions.rows";
+export { serializeQuestion } from "../../authoring/question-rows";
 
 async function requireQuiz(db: Database, quizId: string) {
   const [quiz] = await db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, quizId));

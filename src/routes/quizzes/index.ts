@@ -9,6 +9,3 @@ export const quizzesRouter = createRouter()
   .openapi(routes.getQuiz, handlers.getQuiz)
   .openapi(routes.updateQuiz, handlers.updateQuiz)
   .openapi(routes.deleteQuiz, handlers.deleteQuiz);
-
-/** What creating a submission needs: its deadline and the window, read from the quiz's settings in the batch that writes it. */
-export { newSubmissionDeadline, windowOpen } from "./quiz-deadlines";

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../../authoring/question.schemas";
 import { DEFAULT_SETTINGS, QuizSettings, SETTINGS_FIELDS } from "../../domain/quiz-settings";
 import { idSchema } from "../../lib/ids";
 import { multiLineText, singleLineText } from "../../lib/text";
-import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../questions/questions.schemas";
 
 const title = singleLineText(200).openapi({ example: "Capitals of Europe" });
 const description = multiLineText(10_000).openapi({ example: "Ten questions on European capitals." });

@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { and, asc, count, eq, gt, sql } from "drizzle-orm";
+import { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "../../authoring/question-rows";
 import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimistic";
 import { eventStatement } from "../../db/outbox";
 import { questions, quizzes, submissions } from "../../db/schema";
@@ -8,11 +9,10 @@ import { ANSWER_ROW_BUDGET } from "../../domain/answers";
 import { previousAttributes } from "../../domain/events";
 import { poolProblems, type QuizSettings, readSettings, settingsProblems } from "../../domain/quiz-settings";
 import type { Database } from "../../env";
+import { tightenOpenDeadlines } from "../../grading/deadline-sql";
 import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "../questions";
-import { tightenOpenDeadlines } from "./quiz-deadlines";
 import type { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
 type QuizRow = typeof quizzes.$inferSelect;

@@ -13,6 +13,3 @@ export const regradeRouter = createRouter().openapi(routes.regradeQuiz, async (c
   c.header("Location", `/v1/jobs/${job.id}`);
   return c.json(job, 202);
 });
-
-/** The jobs queue runs a regrade's chunks; the dead-letter queue fails a job whose delivery kept failing. */
-export { failJob, runRegradeJob } from "./regrade.job";

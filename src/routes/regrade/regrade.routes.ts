@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
-import { Job } from "../jobs";
+import { Job } from "../jobs/jobs.schemas";
 import { RegradeRequest } from "./regrade.schemas";
 
 /** Mounted under /v1/quizzes. */

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { MAX_QUESTIONS_PER_QUIZ } from "../../authoring/question.schemas";
 import { REGRADE_POLICIES } from "../../domain/jobs";
 import { idSchema } from "../../lib/ids";
-import { MAX_QUESTIONS_PER_QUIZ } from "../questions/questions.schemas";
 
 export const RegradeRequest = z
   .strictObject({

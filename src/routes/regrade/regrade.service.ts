@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { jobs, questions, quizzes } from "../../db/schema";
 import type { Database } from "../../env";
+import type { RegradeParams } from "../../grading/regrade";
+import { enqueueJob, serializeJob } from "../../jobs/jobs";
 import { notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import { enqueueJob, serializeJob } from "../jobs";
-import type { RegradeParams } from "./regrade.job";
 
 /** A regrade job for the quiz, queued: 404 for an unknown quiz, 400 naming a listed id that is not one of its questions. */
 export async function startRegrade(env: Env, db: Database, quizId: string, params: RegradeParams) {

@@ -17,11 +17,3 @@ export const quizSubmissionsRouter = createRouter()
 
 /** A user's submissions: mounted at `/v1/users` (`/{id}/submissions`). */
 export const userSubmissionsRouter = createRouter().openapi(routes.listUserSubmissions, handlers.listUserSubmissions);
-
-/** Deadlines: the cron hands overdue submissions to the queue; the queue grades them. */
-export { enqueueOverdue, gradeOverdue } from "./deadlines.service";
-
-/** What a regrade reads and writes of a graded submission. */
-export { countGraded } from "./grade.service";
-export { movedStatements, quizScoreRange } from "./moved";
-export { type SubmissionRow, serializeSubmission } from "./submissions.service";

@@ -6,9 +6,9 @@ import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
 import { resultsRevealKeys, shownCommentary, withAnswerKey } from "../../domain/reveal";
 import type { Database } from "../../env";
+import { gradeResponse } from "../../grading/grade";
 import { notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
-import { gradeResponse } from "./grade.service";
 
 type QuestionVersionRow = typeof questionVersions.$inferSelect;
 

@@ -1,8 +1,9 @@
+import * as grading from "../../grading/grade";
+import * as reviews from "../../grading/review";
+import { serializeSubmission } from "../../grading/submission";
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
-import * as grading from "./grade.service";
 import * as results from "./results.service";
-import * as reviews from "./review.service";
 import type * as routes from "./submissions.routes";
 import * as service from "./submissions.service";
 
@@ -27,13 +28,13 @@ export const listUserSubmissions: AppRouteHandler<typeof routes.listUserSubmissi
 };
 
 export const getSubmission: AppRouteHandler<typeof routes.getSubmission> = async (c) =>
-  c.json(service.serializeSubmission(await service.getSubmissionRow(c.var.db, c.req.valid("param").id)), 200);
+  c.json(serializeSubmission(await service.getSubmissionRow(c.var.db, c.req.valid("param").id)), 200);
 
 export const replaceAnswers: AppRouteHandler<typeof routes.replaceAnswers> = async (c) =>
   c.json(await service.replaceAnswers(c.var.db, c.req.valid("param").id, c.req.valid("json").answers), 200);
 
 export const gradeSubmission: AppRouteHandler<typeof routes.gradeSubmission> = async (c) =>
-  c.json(await grading.gradeSubmissionOnce(c.var.db, c.req.valid("param").id), 200);
+  c.json(await grading.gradeExactlyOnce(c.var.db, c.req.valid("param").id), 200);
 
 export const getResults: AppRouteHandler<typeof routes.getResults> = async (c) =>
   c.json(await results.getResults(c.var.db, c.req.valid("param").id, c.var.credential?.scopes ?? []), 200);

@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { MAX_QUESTIONS_PER_QUIZ } from "../../authoring/question.schemas";
 import { MAX_REVIEW_FEEDBACK_LENGTH } from "../../domain/answers";
 import { QUESTION_TYPES } from "../../domain/questions";
 import { GRADED_BY, SUBMISSION_STATUSES } from "../../domain/submissions";
 import { idSchema } from "../../lib/ids";
 import { pageQuery } from "../../lib/pagination";
 import { multiLineText } from "../../lib/text";
-import { MAX_QUESTIONS_PER_QUIZ } from "../questions/questions.schemas";
 
 // nonoptional: zod 4 already refuses an object without the key; this makes the document say
 // `required` too (an unknown() alone is documented as optional).

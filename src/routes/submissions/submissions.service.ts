@@ -4,41 +4,15 @@ import { accommodations, questions, quizzes, submissions, users } from "../../db
 import { statement } from "../../db/statements";
 import { answerProblems, type SubmittedAnswer } from "../../domain/answers";
 import { allowedAttempts, drawableQuestion, isAvailable, presentQuestions } from "../../domain/attempts";
-import { pointsSentence } from "../../domain/grading";
 import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
-import type { PresentedQuestion, SubmissionStatus } from "../../domain/submissions";
+import type { SubmissionStatus } from "../../domain/submissions";
 import type { Database } from "../../env";
+import { newSubmissionDeadline, windowOpen } from "../../grading/deadline-sql";
+import { presentedQuestions, type SubmissionRow, serializeSubmission } from "../../grading/submission";
 import { ApiError, conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import { newSubmissionDeadline, windowOpen } from "../quizzes";
-
-export type SubmissionRow = typeof submissions.$inferSelect;
-
-export function serializeSubmission(row: SubmissionRow) {
-  return {
-    id: row.id,
-    quiz_id: row.quizId,
-    user_id: row.userId,
-    attempt: row.attempt,
-    status: row.status,
-    answers: row.answers,
-    score: row.score,
-    deadline_at: row.deadlineAt,
-    graded_by: row.gradedBy,
-    questions: row.presented,
-    points_earned: row.pointsEarned,
-    points_possible: row.pointsPossible,
-    feedback:
-      row.status !== "open"
-        ? (row.feedback ?? pointsSentence(row.pointsEarned ?? 0, row.pointsPossible ?? 0, row.score ?? 0))
-        : null,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-    graded_at: row.gradedAt,
-  };
-}
 
 /**
  * The attempt number and deadline SQL gave a new submission, written into the submission.created
@@ -54,13 +28,6 @@ const attemptIntoEvent = (db: Database, submissionId: string) =>
   );
 
 type QuestionRow = typeof questions.$inferSelect;
-
-/** The questions a submission presents: those it drew, else (created before draws were stored) all. */
-export function presentedQuestions<Q extends { id: string }>(quizQuestions: Q[], presented: PresentedQuestion[] | null): Q[] {
-  if (presented === null) return quizQuestions;
-  const byId = new Map(quizQuestions.map((q) => [q.id, q]));
-  return presented.flatMap((p) => byId.get(p.question_id) ?? []);
-}
 
 /**
  * The answers, checked against the questions the submission presents (domain/answers): 400

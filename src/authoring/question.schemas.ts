@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { POINT_DECIMALS } from "../../domain/points";
-import { MULTIPLE_CHOICE_SCORINGS, positionalId, QUESTION_TYPES } from "../../domain/questions";
-import { idSchema } from "../../lib/ids";
-import { multiLineText, singleLineText } from "../../lib/text";
+import { POINT_DECIMALS } from "../domain/points";
+import { MULTIPLE_CHOICE_SCORINGS, positionalId, QUESTION_TYPES } from "../domain/questions";
+import { idSchema } from "../lib/ids";
+import { multiLineText, singleLineText } from "../lib/text";
 
 export const MAX_QUESTIONS_PER_QUIZ = 200;
 const MIN_OPTIONS = 2;

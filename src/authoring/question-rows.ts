@@ -1,13 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
-import { questions, questionVersions } from "../../db/schema";
-import { ANSWER_ROW_BUDGET, answerRowBytes } from "../../domain/answers";
-import { withoutAnswerKey } from "../../domain/events";
-import { gradableQuestion, listIds, matchingFromPairs, RANDOM_ID_LISTS, TYPE_FIELDS } from "../../domain/questions";
-import { shownCommentary, shownDefinition } from "../../domain/reveal";
-import type { Database } from "../../env";
-import { validationFailed } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import type { Question, QuestionInput } from "./questions.schemas";
+import { questions, questionVersions } from "../db/schema";
+import { ANSWER_ROW_BUDGET, answerRowBytes } from "../domain/answers";
+import { withoutAnswerKey } from "../domain/events";
+import { gradableQuestion, listIds, matchingFromPairs, RANDOM_ID_LISTS, TYPE_FIELDS } from "../domain/questions";
+import { shownCommentary, shownDefinition } from "../domain/reveal";
+import type { Database } from "../env";
+import { validationFailed } from "../lib/errors";
+import { newId } from "../lib/ids";
+import type { Question, QuestionInput } from "./question.schemas";
 
 /** A question's row, its versions, and its representations: for the API and for events. */
 

@@ -1,17 +1,17 @@
 import { eq, sql } from "drizzle-orm";
-import { concurrentUpdate } from "../../db/optimistic";
-import { eventStatement } from "../../db/outbox";
-import { questionVersions, quizzes, submissions } from "../../db/schema";
-import { statement } from "../../db/statements";
-import { type StoredAnswerResult, totalOf } from "../../domain/grading";
-import { fromMicro, toMicro } from "../../domain/points";
-import { readSettings } from "../../domain/quiz-settings";
-import type { Database } from "../../env";
-import { ApiError, conflict, notFound, validationFailed } from "../../lib/errors";
-import { isoNow } from "../../lib/time";
-import { countGraded, gradeResponse } from "./grade.service";
-import { movedStatements, quizScoreRange } from "./moved";
-import { type SubmissionRow, serializeSubmission } from "./submissions.service";
+import { concurrentUpdate } from "../db/optimistic";
+import { eventStatement } from "../db/outbox";
+import { questionVersions, quizzes, submissions } from "../db/schema";
+import { statement } from "../db/statements";
+import { type StoredAnswerResult, totalOf } from "../domain/grading";
+import { fromMicro, toMicro } from "../domain/points";
+import { readSettings } from "../domain/quiz-settings";
+import type { Database } from "../env";
+import { ApiError, conflict, notFound, validationFailed } from "../lib/errors";
+import { isoNow } from "../lib/time";
+import { gradeResponse } from "./grade";
+import { type SubmissionRow, serializeSubmission } from "./submission";
+import { countGraded, movedStatements, quizScoreRange } from "./totals";
 
 /** How often a review reads the submission again when another write claimed it first. */
 const REVIEW_ATTEMPTS = 5;

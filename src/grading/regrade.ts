@@ -1,17 +1,18 @@
 import { and, asc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
-import { eventStatement } from "../../db/outbox";
-import { jobs, questions, quizzes, submissions } from "../../db/schema";
-import { statement } from "../../db/statements";
-import type { StoredAnswerResult } from "../../domain/grading";
-import type { RegradePolicy } from "../../domain/jobs";
-import { gradableQuestion } from "../../domain/questions";
-import { type FeedbackBand, readSettings } from "../../domain/quiz-settings";
-import { type CurrentQuestion, type Regraded, regradeChanges, regradeSubmission } from "../../domain/regrade";
-import type { Database } from "../../env";
-import { logger } from "../../lib/log";
-import { isoNow } from "../../lib/time";
-import { enqueueJob, type JobRow } from "../jobs";
-import { countGraded, movedStatements, quizScoreRange, type SubmissionRow, serializeSubmission } from "../submissions";
+import { eventStatement } from "../db/outbox";
+import { jobs, questions, quizzes, submissions } from "../db/schema";
+import { statement } from "../db/statements";
+import type { StoredAnswerResult } from "../domain/grading";
+import type { RegradePolicy } from "../domain/jobs";
+import { gradableQuestion } from "../domain/questions";
+import { type FeedbackBand, readSettings } from "../domain/quiz-settings";
+import { type CurrentQuestion, type Regraded, regradeChanges, regradeSubmission } from "../domain/regrade";
+import type { Database } from "../env";
+import { enqueueJob, type JobRow } from "../jobs/jobs";
+import { logger } from "../lib/log";
+import { isoNow } from "../lib/time";
+import { type SubmissionRow, serializeSubmission } from "./submission";
+import { countGraded, movedStatements, quizScoreRange } from "./totals";
 
 /** What POST /v1/quizzes/{id}/regrade stores as the job's params. */
 export interface RegradeParams {

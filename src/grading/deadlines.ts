@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { Database } from "../../env";
-import { DEADLINE_CHUNK, sendAll } from "../../events/messages";
-import { isoNow } from "../../lib/time";
-import { gradeSubmissionOnce } from "./grade.service";
+import type { Database } from "../env";
+import { DEADLINE_CHUNK, sendAll } from "../events/messages";
+import { isoNow } from "../lib/time";
+import { gradeExactlyOnce } from "./grade";
 
 /** Overdue submissions the cron hands to the queue per run (one D1 read of their ids). */
 const OVERDUE_PER_RUN = 5000;
@@ -36,7 +36,7 @@ export async function gradeOverdue(db: Database, ids: string[]): Promise<void> {
   const failures: unknown[] = [];
   for (const id of ids) {
     try {
-      await gradeSubmissionOnce(db, id, "deadline");
+      await gradeExactlyOnce(db, id, "deadline");
     } catch (error) {
       failures.push(error);
     }

@@ -1,0 +1,206 @@
+import { type SQL, sql } from "drizzle-orm";
+import { eventStatement } from "../db/outbox";
+import { statement } from "../db/statements";
+import type { StoredAnswerResult } from "../domain/grading";
+import { toMicro } from "../domain/points";
+import { bucketOf } from "../domain/score-distribution";
+import type { Database } from "../env";
+import { type AnswerPoints, itemStatsOnGrade, itemStatsOnRegrade } from "./item-analysis-sums";
+import { type SubmissionRow, serializeSubmission } from "./submission";
+
+/**
+ * The running totals of grading, and their one writer: every statement that counts a graded
+ * submission in, or moves it within, the quiz's and the user's analytics, the per-question and
+ * item-analysis sums and the user's kept grade. A grade, a review, a regrade and a deadline all
+ * write them through here, each statement conditioned on the caller's claim of the submission.
+ */
+
+/** Rows of question_stats written per statement: 3 bound values each, under D1's 100 per statement. */
+const QUESTION_STATS_CHUNK = 25;
+
+/**
+ * The statements that count a just-graded submission in every aggregate — quiz, user, question,
+ * item analysis, the user's grade — and record its submission.graded event, each only where
+ * `won` (its claim) stands: placed in the batch that grades it, or that reviews its last essay.
+ */
+export function countGraded(db: Database, graded: SubmissionRow, won: SQL): D1PreparedStatement[] {
+  const { quizId, userId, attempt } = graded;
+  const x = graded.score ?? 0;
+  const now = graded.gradedAt ?? graded.updatedAt;
+  const stored = (graded.results ?? []) as StoredAnswerResult[];
+  const bucket = `$[${bucketOf(x)}]`;
+  const firstAttemptOfUser = sql`(SELECT CASE WHEN attempts = 1 THEN 1 ELSE 0 END FROM quiz_user_stats WHERE quiz_id = ${quizId} AND user_id = ${userId})`;
+  const statements = [
+    sql`
+      INSERT INTO quiz_user_stats (quiz_id, user_id, attempts) SELECT ${quizId}, ${userId}, 1 WHERE ${won}
+      ON CONFLICT (quiz_id, user_id) DO UPDATE SET attempts = attempts + 1`,
+    // Welford's update of mean and M2: stable at any count, unlike sum and sum of squares.
+    sql`
+      INSERT INTO quiz_stats (quiz_id, total_attempts, unique_users, mean_score, m2_score, min_score, max_score, buckets)
+      SELECT ${quizId}, 1, 1, ${x}, 0, ${x}, ${x}, json_set('[0,0,0,0,0,0,0,0,0,0]', ${bucket}, 1) WHERE ${won}
+      ON CONFLICT (quiz_id) DO UPDATE SET
+        total_attempts = total_attempts + 1,
+        unique_users = unique_users + ${firstAttemptOfUser},
+        mean_score = mean_score + (${x} - mean_score) / (total_attempts + 1),
+        m2_score = m2_score + (${x} - mean_score) * (${x} - (mean_score + (${x} - mean_score) / (total_attempts + 1))),
+        min_score = min(min_score, ${x}),
+        max_score = max(max_score, ${x}),
+        buckets = json_set(buckets, ${bucket}, json_extract(buckets, ${bucket}) + 1)`,
+    sql`
+      INSERT INTO user_stats (user_id, total_attempts, quizzes_taken, mean_score, min_score, max_score, last_graded_at)
+      SELECT ${userId}, 1, 1, ${x}, ${x}, ${x}, ${now} WHERE ${won}
+      ON CONFLICT (user_id) DO UPDATE SET
+        total_attempts = total_attempts + 1,
+        quizzes_taken = quizzes_taken + ${firstAttemptOfUser},
+        mean_score = mean_score + (${x} - mean_score) / (total_attempts + 1),
+        min_score = min(min_score, ${x}),
+        max_score = max(max_score, ${x}),
+        last_graded_at = max(coalesce(last_graded_at, ''), ${now})`,
+    ...questionStatsStatements(quizId, stored, won),
+    ...itemStatsOnGrade({ quizId, userId, attempt }, answerPoints(stored), toMicro(graded.pointsEarned ?? 0), won),
+    keepGrade({ quizId, userId, attempt, score: x, at: now }, won),
+  ];
+  // The event too is written only where the claim stands: one submission.graded per submission.
+  return [
+    ...statements.map((s) => statement(db, s)),
+    eventStatement(db, { type: "submission.graded", object: serializeSubmission(graded) }, won),
+  ];
+}
+
+/** A graded submission's stored results in item analysis's terms (micro-points). */
+function answerPoints(results: readonly StoredAnswerResult[]): AnswerPoints[] {
+  return results.map((a) => ({
+    question_id: a.question_id,
+    x: toMicro(a.points_earned),
+    p: toMicro(a.points_possible),
+    ...(a.chosen === undefined ? {} : { chosen: a.chosen }),
+  }));
+}
+
+function questionStatsStatements(quizId: string, answers: StoredAnswerResult[], won: SQL): SQL[] {
+  const statements: SQL[] = [];
+  for (let i = 0; i < answers.length; i += QUESTION_STATS_CHUNK) {
+    const rows = answers
+      .slice(i, i + QUESTION_STATS_CHUNK)
+      .map((a) => sql`(${a.question_id}, ${a.correct ? 1 : 0}, ${toMicro(a.points_earned)})`);
+    statements.push(
+      sql`
+        INSERT INTO question_stats (quiz_id, question_id, attempts, correct_count, points_earned_micro)
+        SELECT ${quizId}, column1, 1, column2, column3 FROM (VALUES ${sql.join(rows, sql`, `)}) WHERE ${won}
+        ON CONFLICT (quiz_id, question_id) DO UPDATE SET
+          attempts = attempts + 1,
+          correct_count = correct_count + excluded.correct_count,
+          points_earned_micro = points_earned_micro + excluded.points_earned_micro`,
+    );
+  }
+  return statements;
+}
+
+/** A graded submission's new grade: what a regrade or a later review makes of it. */
+export interface NewGrade {
+  results: StoredAnswerResult[];
+  score: number;
+  points_earned: number;
+  points_possible: number;
+}
+
+/**
+ * The statements that move every aggregate from a graded submission's stored grade to `next`,
+ * each only where `claimed` (the claim that wrote `next`) stands: item sums and totals, the
+ * quiz's mean and M2 with one value replaced (mean' = mean + d/n, M2' = M2 + d·(x1 + x0 − mean −
+ * mean')) and its buckets, the user's mean, lowest and highest, the user's grade, and per-question
+ * right answers and points. The quiz's lowest and highest scores are the caller's to read again.
+ */
+export function movedStatements(row: SubmissionRow, next: NewGrade, claimed: SQL, now: string): SQL[] {
+  const { quizId, userId, attempt } = row;
+  const before = (row.results ?? []) as StoredAnswerResult[];
+  const x0 = row.score ?? 0;
+  const x1 = next.score;
+  const d = x1 - x0;
+  const b0 = `$[${bucketOf(x0)}]`;
+  const b1 = `$[${bucketOf(x1)}]`;
+  const moved = sql`json_set(buckets, ${b0}, json_extract(buckets, ${b0}) - 1)`;
+  return [
+    ...itemStatsOnRegrade(
+      { quizId, userId, attempt },
+      { answers: answerPoints(before), total: toMicro(row.pointsEarned ?? 0) },
+      { answers: answerPoints(next.results), total: toMicro(next.points_earned) },
+      claimed,
+    ),
+    sql`
+      UPDATE quiz_stats SET
+        mean_score = mean_score + ${d} / total_attempts,
+        m2_score = m2_score + ${d} * (${x1} + ${x0} - mean_score - (mean_score + ${d} / total_attempts)),
+        min_score = min(min_score, ${x1}),
+        max_score = max(max_score, ${x1}),
+        buckets = json_set(${moved}, ${b1}, json_extract(${moved}, ${b1}) + 1)
+      WHERE quiz_id = ${quizId} AND ${claimed}`,
+    sql`
+      UPDATE user_stats SET
+        mean_score = mean_score + ${d} / total_attempts,
+        min_score = (SELECT min(score) FROM submissions WHERE user_id = ${userId} AND status = 'graded'),
+        max_score = (SELECT max(score) FROM submissions WHERE user_id = ${userId} AND status = 'graded')
+      WHERE user_id = ${userId} AND ${claimed}`,
+    sql`
+      UPDATE grades SET
+        first_score = CASE WHEN first_attempt = ${attempt} THEN ${x1} ELSE first_score END,
+        latest_score = CASE WHEN latest_attempt = ${attempt} THEN ${x1} ELSE latest_score END,
+        highest_score = (SELECT max(score) FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${userId} AND status = 'graded'),
+        score_sum = score_sum + ${d},
+        updated_at = ${now}
+      WHERE quiz_id = ${quizId} AND user_id = ${userId} AND ${claimed}`,
+    questionStatsDelta(quizId, before, next.results, claimed),
+  ];
+}
+
+/** question_stats moved by each answer's change: right answers and points (micro). */
+function questionStatsDelta(quizId: string, before: StoredAnswerResult[], after: StoredAnswerResult[], claimed: SQL): SQL {
+  const old = new Map(before.map((a) => [a.question_id, a]));
+  const rows = after.map((a) => {
+    const was = old.get(a.question_id);
+    return [
+      a.question_id,
+      Number(a.correct) - Number(was?.correct ?? false),
+      toMicro(a.points_earned) - toMicro(was?.points_earned ?? 0),
+    ];
+  });
+  return sql`
+    INSERT INTO question_stats (quiz_id, question_id, attempts, correct_count, points_earned_micro)
+    SELECT ${quizId}, json_extract(value, '$[0]'), 0, json_extract(value, '$[1]'), json_extract(value, '$[2]')
+    FROM json_each(${JSON.stringify(rows)}) WHERE ${claimed}
+    ON CONFLICT (quiz_id, question_id) DO UPDATE SET
+      correct_count = correct_count + excluded.correct_count,
+      points_earned_micro = points_earned_micro + excluded.points_earned_micro`;
+}
+
+/**
+ * The quiz's lowest and highest scores read again from its graded submissions, where `when`
+ * holds: a regrade or review can lower the highest or raise the lowest, which no increment undoes.
+ */
+export const quizScoreRange = (quizId: SQL | string, when: SQL = sql`1`): SQL => sql`
+  UPDATE quiz_stats SET
+    min_score = (SELECT min(score) FROM submissions WHERE quiz_id = ${quizId} AND status = 'graded'),
+    max_score = (SELECT max(score) FROM submissions WHERE quiz_id = ${quizId} AND status = 'graded')
+  WHERE quiz_id = ${quizId} AND ${when}`;
+
+/**
+ * The statement that keeps a user's grade at a quiz current, in the grading batch and only where
+ * its claim (`won`) stands: the attempt count, the first and latest scores by attempt number, the
+ * highest and the sum — enough for every policy, so a read is one row and a policy change needs
+ * no recomputation. (SQLite evaluates every SET expression on the row as it was.)
+ */
+function keepGrade(grade: { quizId: string; userId: string; attempt: number; score: number; at: string }, won: SQL): SQL {
+  const { quizId, userId, attempt, score, at } = grade;
+  return sql`
+    INSERT INTO grades (quiz_id, user_id, attempts, first_attempt, first_score, latest_attempt, latest_score, highest_score, score_sum, updated_at)
+    SELECT ${quizId}, ${userId}, 1, ${attempt}, ${score}, ${attempt}, ${score}, ${score}, ${score}, ${at} WHERE ${won}
+    ON CONFLICT (quiz_id, user_id) DO UPDATE SET
+      attempts = attempts + 1,
+      first_score = CASE WHEN excluded.first_attempt < first_attempt THEN excluded.first_score ELSE first_score END,
+      first_attempt = min(first_attempt, excluded.first_attempt),
+      latest_score = CASE WHEN excluded.latest_attempt > latest_attempt THEN excluded.latest_score ELSE latest_score END,
+      latest_attempt = max(latest_attempt, excluded.latest_attempt),
+      highest_score = max(highest_score, excluded.highest_score),
+      score_sum = score_sum + excluded.score_sum,
+      updated_at = excluded.updated_at`;
+}

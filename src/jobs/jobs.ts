@@ -1,0 +1,86 @@
+import { sql } from "drizzle-orm";
+import type { jobs } from "../db/schema";
+import { statement } from "../db/statements";
+import type { Database } from "../env";
+import { type JobMessage, sendAll } from "../events/messages";
+import { logger } from "../lib/log";
+import { isoNow } from "../lib/time";
+
+/**
+ * Jobs: long work run in bounded steps by the jobs queue (regrades, imports, resyncs). Each
+ * delivery of a job's message works from the job's stored cursor; the cron hands a stalled job
+ * over again and deletes finished ones after their retention.
+ */
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** What a succeeded regrade reports (jobs.result). */
+interface RegradeResultBody {
+  dry_run: boolean;
+  submissions_considered: number;
+  submissions_changed: number;
+  mean_score_before: number | null;
+  mean_score_after: number | null;
+}
+
+export function serializeJob(row: JobRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    quiz_id: row.quizId,
+    progress: { done: row.done, total: row.total ?? 0 },
+    result: (row.result ?? null) as RegradeResultBody | null,
+    error: row.error,
+    created_at: row.createdAt,
+    finished_at: row.finishedAt,
+  };
+}
+
+/** Hands a job's next steps to the jobs queue; if that fails, the cron hands it over (sweepJobs). */
+export async function enqueueJob(env: Env, jobId: string): Promise<void> {
+  const message: JobMessage = { kind: "job", job_id: jobId };
+  try {
+    await env.JOBS_QUEUE.send(message, { contentType: "json" });
+  } catch (error) {
+    logger(env).warn("job not queued; the cron will", { job: jobId, error: String(error) });
+  }
+}
+
+/** A job whose last step is this old without progress is handed to the queue again (its message was lost). */
+const STALLED_AFTER_MS = 2 * 60_000;
+/** Finished jobs and their changes are kept this long, then deleted, this many rows per run. */
+const JOB_RETENTION_DAYS = 30;
+const DELETE_BATCH = 5000;
+
+/**
+ * The cron's share of jobs: a queued or running job that has not moved for two minutes is handed
+ * to the queue again (each delivery works from the stored cursor, so a duplicate costs one read),
+ * and jobs finished 30 days ago are deleted with their changes, in bounded statements.
+ */
+export async function sweepJobs(env: Env, db: Database, nowMs = Date.now()): Promise<void> {
+  const stalledBefore = isoNow(nowMs - STALLED_AFTER_MS);
+  const now = isoNow(nowMs);
+  const stalled = await db.all<{ id: string }>(sql`
+    UPDATE jobs SET updated_at = ${now}
+    WHERE id IN (SELECT id FROM jobs WHERE status IN ('queued', 'running') AND updated_at < ${stalledBefore} ORDER BY updated_at LIMIT 100)
+    RETURNING id`);
+  if (stalled.length > 0)
+    await sendAll(
+      env.JOBS_QUEUE,
+      stalled.map((j) => ({ kind: "job", job_id: j.id })),
+    );
+  const cutoff = isoNow(nowMs - JOB_RETENTION_DAYS * 24 * 3600 * 1000);
+  await db.$client.batch([
+    statement(
+      db,
+      sql`DELETE FROM job_changes WHERE rowid IN (
+            SELECT c.rowid FROM jobs j JOIN job_changes c ON c.job_id = j.id WHERE j.finished_at < ${cutoff} LIMIT ${DELETE_BATCH})`,
+    ),
+    statement(
+      db,
+      sql`DELETE FROM jobs WHERE id IN (SELECT id FROM jobs j WHERE j.finished_at < ${cutoff}
+            AND NOT EXISTS (SELECT 1 FROM job_changes c WHERE c.job_id = j.id) LIMIT ${DELETE_BATCH})`,
+    ),
+  ]);
+}
