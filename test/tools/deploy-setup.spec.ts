@@ -251,6 +251,23 @@ describe("npm run deploy:setup -- --env staging against wrangler", () => {
     expect(plan.steps.map((s) => s.args[0])).toEqual(wranglerView("staging").queues.map(() => "queues"));
   });
 
+  it("creates an R2 bucket an environment declares, in its jurisdiction", async () => {
+    const bucket =
+      '\n[[env.staging.r2_buckets]]\nbinding = "FILES"\nbucket_name = "quiz-api-staging-files"\njurisdiction = "eu"\n';
+    const plan = setupPlan(await tomlWith(shippedText() + bucket), "staging");
+    expect(plan.steps.at(-1)?.args).toEqual([
+      "r2",
+      "bucket",
+      "create",
+      "quiz-api-staging-files",
+      "--jurisdiction",
+      "eu",
+      "--env",
+      "staging",
+    ]);
+    expect(setupPlan(await tomlWith(shippedText() + bucket), "production").steps.some((s) => s.args[0] === "r2")).toBe(false);
+  });
+
   it("stops at a failure it does not understand", async () => {
     const toml = await tomlWith(shippedText());
     const printed: string[] = [];
