@@ -14,9 +14,9 @@ import { idempotency } from "./idempotency";
 function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const credential = c.get("credential");
-    if (!credential) throw new ApiError(401, "unauthorized", "No credential.");
+    if (!credential) throw new ApiError("unauthorized", "No credential.");
     if (!hasScope(credential.scopes, scope)) {
-      throw new ApiError(403, "insufficient_scope", `This operation needs the ${scope} scope.`, {
+      throw new ApiError("insufficient_scope", `This operation needs the ${scope} scope.`, {
         headers: { "WWW-Authenticate": `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
       });
     }

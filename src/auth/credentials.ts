@@ -10,12 +10,12 @@ export type PresentedCredential = { type: "api_key"; key: string } | { type: "ac
 
 /** RFC 6750 §3: a 401 without error details when no credential came, with them otherwise. */
 export const missingCredential = () =>
-  new ApiError(401, "unauthorized", "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.", {
+  new ApiError("unauthorized", "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.", {
     headers: { "WWW-Authenticate": `Bearer realm="${REALM}"` },
   });
 
 export const invalidCredential = (description: string) =>
-  new ApiError(401, "invalid_token", description, {
+  new ApiError("invalid_token", description, {
     headers: { "WWW-Authenticate": `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"` },
   });
 
@@ -33,7 +33,7 @@ export function identifyCredential(headers: { apiKey?: string; authorization?: s
   }
   const apiKey = headers.apiKey?.trim();
   if (apiKey !== undefined && bearer !== undefined && apiKey !== bearer)
-    return new ApiError(400, "conflicting_credentials", "X-API-Key and Authorization carry different credentials; send one.");
+    return new ApiError("conflicting_credentials", "X-API-Key and Authorization carry different credentials; send one.");
   const value = apiKey ?? bearer;
   if (value === undefined) return missingCredential();
   if (value.startsWith(ACCESS_TOKEN_PREFIX)) {

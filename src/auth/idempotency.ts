@@ -74,13 +74,9 @@ async function replayOwner(credential: Credential): Promise<string> {
 /** Requests being executed by this isolate, so that a concurrent duplicate waits for the answer. */
 const inFlight = new Map<string, { requestHash: string; answer: Promise<StoredAnswer | null> }>();
 
-const reused = () => new ApiError(409, "idempotency_key_reused", "This Idempotency-Key was used with a different request.");
+const reused = () => new ApiError("idempotency_key_reused", "This Idempotency-Key was used with a different request.");
 const inProgress = () =>
-  new ApiError(
-    409,
-    "idempotency_key_in_progress",
-    "A request with this Idempotency-Key is still being processed; retry shortly.",
-  );
+  new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still being processed; retry shortly.");
 
 /** The stored answer, with the headers this request has gathered so far (request id, rate limit). */
 function replay(c: Context<AppEnv>, answer: StoredAnswer): Response {
@@ -108,7 +104,7 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     const key = c.req.header("idempotency-key");
     if (c.req.method !== "POST" || key === undefined) return next();
     if (!KEY_PATTERN.test(key))
-      throw new ApiError(400, "invalid_idempotency_key", "Idempotency-Key must be 1–255 visible ASCII characters.");
+      throw new ApiError("invalid_idempotency_key", "Idempotency-Key must be 1–255 visible ASCII characters.");
     const credential = c.get("credential");
     if (!credential) return next();
 

@@ -19,4 +19,4 @@ export const updatedAfter = (read: string): string => isoNow(Math.max(Date.now()
 
 /** After WRITE_ATTEMPTS misses: 409, retry later. */
 export const concurrentUpdate = (what: string) =>
-  new ApiError(409, "concurrent_update", `${what} kept changing while it was written; retry.`);
+  new ApiError("concurrent_update", `${what} kept changing while it was written; retry.`);

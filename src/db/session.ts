@@ -19,7 +19,6 @@ const bindings = new WeakMap<object, object>();
 export function sessionDatabase(binding: D1Database, bookmark: string | undefined) {
   if (bookmark !== undefined && !BOOKMARK.test(bookmark))
     throw new ApiError(
-      400,
       "invalid_bookmark",
       `${BOOKMARK_HEADER} must be a bookmark D1 returned (as the last response carried it).`,
     );

@@ -13,7 +13,7 @@ const SEALED_VERSION = "v1";
 const keys = new Map<string, Promise<CryptoKey>>();
 
 const notConfigured = () =>
-  new ApiError(503, "webhooks_not_configured", "Webhooks are not configured on this deployment (WEBHOOK_SECRET_KEY).");
+  new ApiError("webhooks_not_configured", "Webhooks are not configured on this deployment (WEBHOOK_SECRET_KEY).");
 
 /** The AES-256 key of WEBHOOK_SECRET_KEY; missing or not base64 of 32 bytes → 503. */
 function sealingKey(env: Partial<Env>): Promise<CryptoKey> {

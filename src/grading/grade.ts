@@ -29,7 +29,7 @@ export function gradeResponse(row: SubmissionRow) {
   };
 }
 
-const notGraded = () => new ApiError(409, "not_graded", "The submission has not been graded yet.");
+const notGraded = () => new ApiError("not_graded", "The submission has not been graded yet.");
 
 /**
  * Grades a submission exactly once. One D1 read (a batch of three selects) fetches the
@@ -50,7 +50,7 @@ export async function gradeExactlyOnce(db: Database, id: string, by: GradedBy = 
     const outcome = await tryGrade(db, id, by);
     if (outcome !== "answers_changed") return outcome;
     if (attempt === GRADE_ATTEMPTS)
-      throw new ApiError(409, "answers_changing", "The submission's answers kept changing while it was graded; retry.");
+      throw new ApiError("answers_changing", "The submission's answers kept changing while it was graded; retry.");
   }
 }
 

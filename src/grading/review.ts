@@ -43,7 +43,7 @@ export async function reviewAnswer(
     ]);
     const row = rows[0];
     if (!row) throw notFound("Submission");
-    if (row.status === "open") throw new ApiError(409, "not_graded", "Grade the submission before reviewing its essays.");
+    if (row.status === "open") throw new ApiError("not_graded", "Grade the submission before reviewing its essays.");
     const results = (row.results ?? []) as StoredAnswerResult[];
     const entry = results.find((e) => e.question_id === questionId);
     if (!entry) throw notFound("Question");

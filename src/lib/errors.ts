@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type ConflictCode, PROBLEMS, type ProblemCode, statusTitle } from "./problems";
 import { REALM } from "./scopes";
 
 /** One invalid field, as listed in a problem body's `errors`. */
@@ -7,44 +8,36 @@ export interface FieldError {
   message: string;
 }
 
-const TITLES: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
-
-/** The `title` of a problem body: the reason phrase of its status. */
-export const statusTitle = (status: number) => TITLES[status] ?? "Error";
-
 /**
  * The error type of the service, but for the OAuth endpoints (OAuthError below). Anything thrown
  * while handling a request ends up in `onError`, which writes an ApiError as an RFC 9457 problem
- * body and anything else as a generic 500 (logged with the request id, never echoed).
+ * body and anything else as a generic 500 (logged with the request id, never echoed). An error is
+ * keyed by its code: the status comes from the catalogue (problems.ts), so a code is answered with
+ * one status everywhere, and the compiler refuses a code the catalogue does not list.
  */
 export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
   constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ProblemCode,
     readonly detail: string,
-    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly options: {
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      /** Extension members of the problem body (RFC 9457 §3.2), e.g. the launch check that failed. */
+      members?: Record<string, string>;
+    } = {},
   ) {
     super(detail);
     this.name = "ApiError";
+    this.status = PROBLEMS[code].status as ContentfulStatusCode;
   }
 }
 
-export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found.`);
-export const conflict = (code: string, detail: string) => new ApiError(409, code, detail);
+export const notFound = (what: string) => new ApiError("not_found", `${what} not found.`);
+/** A 409 of the catalogue: the request conflicts with the resource's state. */
+export const conflict = (code: ConflictCode, detail: string) => new ApiError(code, detail);
 export const validationFailed = (errors: FieldError[]) =>
-  new ApiError(400, "validation_failed", describeFieldErrors(errors), { errors });
+  new ApiError("validation_failed", describeFieldErrors(errors), { errors });
 
 /**
  * The messages of an error and of its causes. Drizzle wraps a failed D1 statement in an error
@@ -75,10 +68,13 @@ export interface ProblemBody {
   code: string;
   request_id: string;
   errors?: FieldError[];
+  [member: string]: unknown;
 }
 
 export function problemBody(error: ApiError, requestId: string): ProblemBody {
   return {
+    // First, so that an extension never overrides a standard member.
+    ...error.options.members,
     type: `/problems/${error.code}`,
     title: statusTitle(error.status),
     status: error.status,

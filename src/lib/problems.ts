@@ -1,4 +1,19 @@
-import { statusTitle } from "./errors";
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** The `title` of a problem body: the reason phrase of its status. */
+export const statusTitle = (status: number) => TITLES[status] ?? "Error";
 
 /** What a problem code says, for the document and the page at /problems/<code>. */
 interface ProblemEntry {
@@ -259,6 +274,28 @@ export const PROBLEMS = {
     todo: "Operators: set it with `wrangler secret put WEBHOOK_SECRET_KEY` (docs/deploying.md).",
     detail: "Webhooks are not configured on this deployment (WEBHOOK_SECRET_KEY).",
   },
+  invalid_launch: {
+    status: 401,
+    title: "Invalid launch",
+    means:
+      "The LTI 1.3 id_token failed a check of the 1EdTech Security Framework or LTI Core; the problem's `check` member names it (bad_signature, unknown_issuer, wrong_audience, expired, issued_at, replayed_nonce, unknown_deployment, wrong_message_type, wrong_version, missing_sub, …).",
+    todo: "Start the launch again from the LMS (a token is accepted once); if the same check keeps failing, compare the platform's registration (POST /v1/lti/platforms) with the LMS's settings (docs/lti.md).",
+    detail: "The launch failed the check expired: the token expired at 2026-11-22T08:00:00.000Z.",
+  },
+  lti_platform_exists: {
+    status: 409,
+    title: "LTI platform exists",
+    means: "Another platform is registered with the same issuer and client_id.",
+    todo: "Change that platform (PATCH /v1/lti/platforms/{id}) instead of registering it again.",
+    detail: "A platform with this issuer and client_id is registered already (ltp_01kamz3f7c9n0p8s6e5vwx2y4r).",
+  },
+  lti_not_configured: {
+    status: 503,
+    title: "LTI not configured",
+    means: "The deployment has no WEBHOOK_SECRET_KEY, the key that seals the LTI tool's private key at rest.",
+    todo: "Operators: set it with `wrangler secret put WEBHOOK_SECRET_KEY` (docs/deploying.md).",
+    detail: "LTI is not configured on this deployment: WEBHOOK_SECRET_KEY seals the tool's private key.",
+  },
   internal_error: {
     status: 500,
     title: "Internal error",
@@ -269,6 +306,8 @@ export const PROBLEMS = {
 } as const satisfies Record<string, ProblemEntry>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
+/** The codes of the catalogue answered with 409. */
+export type ConflictCode = { [C in ProblemCode]: (typeof PROBLEMS)[C]["status"] extends 409 ? C : never }[ProblemCode];
 export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
 
 const problemType = (code: string) => `/problems/${code}`;

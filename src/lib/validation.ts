@@ -30,7 +30,7 @@ function joinPath(prefix: string, path: readonly PropertyKey[]): string {
  */
 export function validationHook(result: { success: boolean; target: string; error?: z.ZodError }): void {
   if (result.success || !result.error) return;
-  if (result.target === "param") throw new ApiError(404, "not_found", "No resource has that id.");
+  if (result.target === "param") throw new ApiError("not_found", "No resource has that id.");
   // joinPath adds the dot: a "query." prefix would give "query..limit".
   const prefix = result.target === "query" ? "query" : result.target === "header" ? "header" : "";
   throw validationFailed(fieldErrors(result.error, prefix));

@@ -35,15 +35,11 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     const malformed = /JSON/i.test(err.message);
     return problemResponse(
       c,
-      new ApiError(
-        err.status as 400,
-        malformed ? "malformed_json" : "bad_request",
-        malformed ? "The body is not valid JSON." : err.message,
-      ),
+      new ApiError(malformed ? "malformed_json" : "bad_request", malformed ? "The body is not valid JSON." : err.message),
     );
   }
   logUnexpectedError(c, err);
-  return problemResponse(c, new ApiError(500, "internal_error", UNEXPECTED));
+  return problemResponse(c, new ApiError("internal_error", UNEXPECTED));
 };
 
 interface KnownRoute {
@@ -62,12 +58,12 @@ export function notFoundOrMethodNotAllowed(routes: () => KnownRoute[]): NotFound
     const path = new URL(c.req.url).pathname;
     const allowed = new Set<string>();
     for (const { pattern, methods } of table) if (pattern.test(path)) for (const m of methods) allowed.add(m);
-    if (allowed.size === 0) return problemResponse(c, new ApiError(404, "not_found", `No route matches ${path}.`));
+    if (allowed.size === 0) return problemResponse(c, new ApiError("not_found", `No route matches ${path}.`));
     if (allowed.has("GET")) allowed.add("HEAD");
     const allow = [...allowed].sort().join(", ");
     return problemResponse(
       c,
-      new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed on ${path}; use ${allow}.`, {
+      new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${path}; use ${allow}.`, {
         headers: { Allow: allow },
       }),
     );

@@ -17,7 +17,7 @@ export function jsonBodyGuard(): MiddlewareHandler {
   const limit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
-      throw new ApiError(413, "payload_too_large", `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`);
+      throw new ApiError("payload_too_large", `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`);
     },
   });
   return async (c, next) => {
@@ -25,7 +25,6 @@ export function jsonBodyGuard(): MiddlewareHandler {
     const type = c.req.header("content-type") ?? "";
     if (!JSON_MEDIA_TYPE.test(type.trim())) {
       throw new ApiError(
-        415,
         "unsupported_media_type",
         `Send the body as application/json; charset=utf-8${type ? `, not ${type}` : ""}.`,
       );

@@ -22,7 +22,6 @@ async function hit(c: Context<AppEnv>, subject: string, policy: RateLimitPolicy)
 
 const rateLimited = (policy: RateLimitPolicy, decision: RateLimitDecision, headers: Record<string, string>) =>
   new ApiError(
-    429,
     "rate_limited",
     `Rate limit of ${policy.limit} requests per ${policy.windowSeconds} s reached; retry after ${decision.resetSeconds} s.`,
     { headers },

@@ -33,7 +33,7 @@ const verify = defineRoute({
 
 export const authRouter = createRouter().openapi(verify, (c) => {
   const credential = c.get("credential");
-  if (!credential) throw new ApiError(401, "unauthorized", "No credential.");
+  if (!credential) throw new ApiError("unauthorized", "No credential.");
   const { type, id, scopes, expires_at } = credential;
   return c.json(
     { status: "success" as const, message: "Authentication successful" as const, credential: { type, id, scopes, expires_at } },

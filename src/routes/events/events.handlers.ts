@@ -19,6 +19,6 @@ export const redeliverEvent: AppRouteHandler<typeof routes.redeliverEvent> = asy
   // The body is optional: without one there is nothing validated.
   const endpointId = (c.req.valid("json") as { endpoint_id?: string } | undefined)?.endpoint_id;
   const credential = c.get("credential");
-  if (!credential) throw new ApiError(401, "unauthorized", "No credential.");
+  if (!credential) throw new ApiError("unauthorized", "No credential.");
   return c.json(await service.redeliver(c.env, c.var.db, viewerOf(credential), c.req.valid("param").id, endpointId), 202);
 };

@@ -96,7 +96,6 @@ async function numberRedelivery(db: Database, eventId: string, nowMs: number): P
   const freeAtMs = (oldest?.at ? Date.parse(oldest.at) : nowMs) + REDELIVERY_WINDOW_SECONDS * 1000;
   const retryAfter = Math.max(1, Math.ceil((freeAtMs - nowMs) / 1000));
   throw new ApiError(
-    429,
     "redelivery_limited",
     `At most ${MAX_REDELIVERIES} redeliveries of an event per hour; retry after ${retryAfter} s.`,
     { headers: { "Retry-After": String(retryAfter) } },

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { grades, quizzes, users } from "../../db/schema";
 import { keptScore } from "../../domain/attempts";
 import { readSettings } from "../../domain/quiz-settings";

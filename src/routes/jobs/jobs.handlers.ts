@@ -9,7 +9,7 @@ import * as service from "./jobs.service";
 /** The caller (the /v1 guard has answered 401 for a request without one). */
 function caller(c: Context<AppEnv>): Credential {
   const credential = c.get("credential");
-  if (!credential) throw new ApiError(401, "unauthorized", "No credential.");
+  if (!credential) throw new ApiError("unauthorized", "No credential.");
   return credential;
 }
 

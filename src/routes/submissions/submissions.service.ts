@@ -133,7 +133,7 @@ export async function getSubmissionRow(db: Database, id: string) {
   return row;
 }
 
-const gradedConflict = () => new ApiError(409, "submission_graded", "The submission is graded; its answers are final.");
+const gradedConflict = () => new ApiError("submission_graded", "The submission is graded; its answers are final.");
 
 export async function replaceAnswers(db: Database, id: string, answers: SubmittedAnswer[]) {
   const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));

@@ -11,7 +11,7 @@ import * as service from "./webhook-endpoints.service";
 /** The caller, whose endpoints these are (the /v1 guard has answered 401 for a request without one). */
 function viewer(c: Context<AppEnv>): Viewer {
   const credential = c.get("credential");
-  if (!credential) throw new ApiError(401, "unauthorized", "No credential.");
+  if (!credential) throw new ApiError("unauthorized", "No credential.");
   return viewerOf(credential);
 }
 
