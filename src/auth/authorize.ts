@@ -3,7 +3,6 @@ import { revealsKeys } from "../domain/reveal";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { hasScope, REALM, type Scope } from "../lib/scopes";
-import { idempotency } from "./idempotency";
 
 /**
  * Authorization: what a credential may do. Authentication (who is calling) happens before, in
@@ -30,12 +29,13 @@ function securityFor(scopes: string[]): Record<string, string[]>[] {
 }
 
 /**
- * The scope an operation needs, declared beside its route: the OpenAPI security requirement
- * and the middleware that enforces it come from this one call. Idempotent replay runs after the
- * scope check, so a replay is never served to a credential that may not make the request.
+ * The scope an operation needs, declared beside its route: the OpenAPI security requirement and
+ * the middleware that enforces it come from this one call. Middleware given after the scope runs
+ * after its check (`scoped("quizzes:write", idempotent())`), so a replay is never served to a
+ * credential that may not make the request.
  */
-export function scoped(scope: Scope) {
-  return { security: securityFor([scope]), middleware: [requireScope(scope), idempotency()] };
+export function scoped(scope: Scope, ...after: MiddlewareHandler<AppEnv>[]) {
+  return { security: securityFor([scope]), middleware: [requireScope(scope), ...after] };
 }
 
 /** Any valid credential, whatever its scopes. */

@@ -99,7 +99,7 @@ function replay(c: Context<AppEnv>, answer: StoredAnswer): Response {
  * `idempotency_key_in_progress`) once KV has carried it there — at once in the same location,
  * within about 60 s elsewhere.
  */
-export function idempotency(): MiddlewareHandler<AppEnv> {
+export function idempotent(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header("idempotency-key");
     if (c.req.method !== "POST" || key === undefined) return next();

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
+import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
@@ -29,7 +30,7 @@ export const createApiKey = defineRoute({
   method: "post",
   path: "/",
   tags,
-  ...scoped("admin"),
+  ...scoped("admin", idempotent()),
   summary: "Create an API key; the key is shown once",
   description:
     "Creates a key with a name, scopes and an optional expiry. The secret `key` appears only in this answer; store it then.",
@@ -58,7 +59,7 @@ export const rotateApiKey = defineRoute({
   method: "post",
   path: "/{id}/rotate",
   tags,
-  ...scoped("admin"),
+  ...scoped("admin", idempotent()),
   summary: "Rotate an API key",
   description:
     "Creates a successor with the same name, scopes and expiry; the old key keeps working for `grace_seconds` (default 86400), then expires. The body is optional. A key already rotated or expired → 409.",

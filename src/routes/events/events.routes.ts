@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
+import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonResponse } from "../../lib/openapi";
 import { pageQuery } from "../../lib/pagination";
@@ -38,7 +39,7 @@ export const redeliverEvent = defineRoute({
   method: "post",
   path: "/{id}/redeliver",
   tags,
-  ...scoped("webhooks:write"),
+  ...scoped("webhooks:write", idempotent()),
   summary: "Deliver an event again",
   description:
     "Queues a fresh delivery of the event (same `webhook-id`, a fresh retry schedule, attempts recorded under this redelivery's number) to one endpoint, or without `endpoint_id` to every enabled endpoint subscribed to its type; each endpoint once, and only the caller's own endpoints (admin: any). The body is optional. An unknown event, or an endpoint that is unknown or not the caller's → 404; a disabled or unsubscribed endpoint → 409 endpoint_not_subscribed; more than 5 redeliveries of one event within an hour → 429 redelivery_limited, with Retry-After.",

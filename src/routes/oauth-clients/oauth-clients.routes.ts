@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
+import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
@@ -29,7 +30,7 @@ export const createClient = defineRoute({
   method: "post",
   path: "/",
   tags,
-  ...scoped("admin"),
+  ...scoped("admin", idempotent()),
   summary: "Register an OAuth client; the secret is shown once",
   description:
     "Registers a client with a name and the scopes its tokens may carry. The client_secret appears only in this answer; store it then.",
@@ -57,7 +58,7 @@ export const rotateSecret = defineRoute({
   method: "post",
   path: "/{id}/rotate-secret",
   tags,
-  ...scoped("admin"),
+  ...scoped("admin", idempotent()),
   summary: "Replace a client's secret",
   description:
     "The old secret stops working at once, and every token issued to the client (access and refresh) is revoked with it.",

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
+import { idempotent } from "../../auth/idempotency";
 import { Question, QuestionCreate, QuestionPatch } from "../../authoring/question.schemas";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
@@ -30,7 +31,7 @@ export const createQuestion = defineRoute({
   method: "post",
   path: "/{id}/questions",
   tags,
-  ...scoped("quizzes:write"),
+  ...scoped("quizzes:write", idempotent()),
   summary: "Add a question to a quiz",
   description:
     "Adds the question at `position` (default: last); the questions at and after it move down one. A quiz holds at most 200 questions → 409 question_limit_reached. Ordering item and matching choice ids left out are random; an ordering without correct_order is in the order its items are listed; a matching may be written as pairs and distractors.",

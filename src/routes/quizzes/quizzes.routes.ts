@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
+import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
@@ -28,7 +29,7 @@ export const createQuiz = defineRoute({
   method: "post",
   path: "/",
   tags,
-  ...scoped("quizzes:write"),
+  ...scoped("quizzes:write", idempotent()),
   summary: "Create a quiz, optionally with its questions",
   description:
     "Creates the quiz and, in the same request, any questions sent with it, in the order given; either all are created or none. Its quiz.created event carries this answer as it is.",

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
+import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
@@ -23,7 +24,7 @@ export const createSubmission = defineRoute({
   method: "post",
   path: "/{id}/submissions",
   tags,
-  ...scoped("submissions:write"),
+  ...scoped("submissions:write", idempotent()),
   summary: "Start a submission to a quiz, optionally with answers",
   description:
     "Each answer must name a question of the quiz once, with a response of that question's type. More attempts than the quiz's max_attempts → 409 attempt_limit_reached.",
@@ -95,7 +96,7 @@ export const gradeSubmission = defineRoute({
   method: "post",
   path: "/{id}/grade",
   tags,
-  ...scoped("submissions:write"),
+  ...scoped("submissions:write", idempotent()),
   summary: "Close and grade a submission (idempotent)",
   description:
     "No body. Grades against the quiz's questions as they are now; unanswered questions earn 0. A second call, or any number of concurrent calls, returns the same result and counts once in analytics.",

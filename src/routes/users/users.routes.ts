@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
+import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
@@ -29,7 +30,7 @@ export const createUser = defineRoute({
   method: "post",
   path: "/",
   tags,
-  ...scoped("users:write"),
+  ...scoped("users:write", idempotent()),
   summary: "Register a user",
   description: "Creates a user with a name, e-mail and role. An e-mail already in use by another user → 409 email_taken.",
   request: jsonBody(UserCreate),

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
+import { idempotent } from "../../auth/idempotency";
 import { idParam } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { pageQuery } from "../../lib/pagination";
@@ -37,7 +38,7 @@ export const createWebhookEndpoint = defineRoute({
   method: "post",
   path: "/",
   tags,
-  ...scoped("webhooks:write"),
+  ...scoped("webhooks:write", idempotent()),
   summary: "Create a webhook endpoint; its secret is shown once",
   description:
     "Events of the subscribed types are POSTed to `url`, signed per Standard Webhooks with the `secret` this answer shows once. The endpoint belongs to the calling credential: only it and admin see or change it. An unsafe URL → 400; more than 100 endpoints → 409.",
@@ -92,7 +93,7 @@ export const rotateWebhookSecret = defineRoute({
   method: "post",
   path: "/{id}/rotate-secret",
   tags,
-  ...scoped("webhooks:write"),
+  ...scoped("webhooks:write", idempotent()),
   summary: "Rotate an endpoint's signing secret",
   description: `Makes a new secret, shown once; the old one keeps signing beside it (two signatures in \`webhook-signature\`) for \`grace_seconds\` (default 86400). At most two secrets live: rotating again ends the previous grace. The body is optional. ${OWNED}`,
   request: {
