@@ -54,6 +54,17 @@ describe("GET /openapi.json", () => {
           if (p.in === "path") expect(p.description, `${method} ${path} {${p.name}}`).toEqual(expect.any(String));
   });
 
+  it("lists every tag an operation names, each described, Jobs and Regrade included", async () => {
+    const doc = await getDocument();
+    const named = new Set<string>();
+    for (const item of Object.values<any>(doc.paths))
+      for (const method of HTTP_METHODS) for (const tag of item[method]?.tags ?? []) named.add(tag);
+    const listed = doc.tags.map((t: { name: string }) => t.name);
+    expect(new Set(listed)).toEqual(named);
+    expect(listed).toEqual(expect.arrayContaining(["Jobs", "Regrade"]));
+    for (const tag of doc.tags) expect(tag.description, tag.name).toMatch(/\S/);
+  });
+
   it("declares the public operations public", async () => {
     const doc = await getDocument();
     for (const path of ["/health", "/.well-known/oauth-authorization-server", "/problems/{code}"])

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { SubmittedAnswer } from "../domain/answers";
+import type { StoredAnswerResult } from "../domain/grading";
 import { ITEM_ATTEMPTS } from "../domain/item-analysis";
 import { JOB_STATUSES, JOB_TYPES } from "../domain/jobs";
 import { QUESTION_TYPES, type QuestionFeedback } from "../domain/questions";
@@ -109,7 +110,9 @@ export const submissions = sqliteTable(
     pointsPossible: real("points_possible"),
     feedback: text("feedback"),
     /** Per answer: question_id, the question version graded, correct, points; no copied texts. */
-    results: text("results", { mode: "json" }).$type<unknown[]>(),
+    // Each presented question's result (rows graded before question versions carry the legacy
+    // form, a superset without `version`: read as such only by results.service.ts).
+    results: text("results", { mode: "json" }).$type<StoredAnswerResult[]>(),
     /** Set by the one grading call that wins; the other statements of its batch are conditioned on it. */
     gradeToken: text("grade_token"),
     /** Answers are refused from this instant on (time limit + extra time, or the window's end); null: none. */

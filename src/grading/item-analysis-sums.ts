@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { MICRO_POINTS_PER_POINT } from "../domain/points";
 
 /**
  * The statements that keep item analysis's sufficient statistics (docs/item-analysis.md): placed
@@ -21,8 +22,6 @@ export interface AnswerPoints {
   p: number;
   chosen?: string[];
 }
-
-const MICRO = 1_000_000;
 
 /** The submission is its user's earliest graded one at this quiz (evaluated after its claim). */
 const isFirst = ({ quizId, userId, attempt }: GradedSubmission) =>
@@ -54,9 +53,9 @@ export function itemStatsOnGrade(graded: GradedSubmission, answers: AnswerPoints
   const displaced = displacedFirst(graded);
   const rows = JSON.stringify(answers.map((a) => [a.question_id, a.x, a.p]));
   const chosen = JSON.stringify(answers.flatMap((a) => (a.chosen ?? []).map((option) => [a.question_id, option])));
-  const storedX = sql`CAST(round(json_extract(r.value, '$.points_earned') * ${MICRO}) AS INTEGER)`;
-  const storedP = sql`CAST(round(json_extract(r.value, '$.points_possible') * ${MICRO}) AS INTEGER)`;
-  const storedT = sql`CAST(round(f.points_earned * ${MICRO}) AS INTEGER)`;
+  const storedX = sql`CAST(round(json_extract(r.value, '$.points_earned') * ${MICRO_POINTS_PER_POINT}) AS INTEGER)`;
+  const storedP = sql`CAST(round(json_extract(r.value, '$.points_possible') * ${MICRO_POINTS_PER_POINT}) AS INTEGER)`;
+  const storedT = sql`CAST(round(f.points_earned * ${MICRO_POINTS_PER_POINT}) AS INTEGER)`;
   return [
     sql`
       INSERT INTO item_stats (quiz_id, attempts, question_id, n, sum_x, sum_xx, sum_p, sum_t, sum_tt, sum_xt)

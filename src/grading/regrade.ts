@@ -145,7 +145,7 @@ function plan(ctx: Context, row: SubmissionRow): Planned {
   const { params } = ctx;
   const listed = params.question_ids === null ? null : new Set(params.question_ids);
   const responses = new Map(row.answers.map((a) => [a.question_id, a.response]));
-  const results = (row.results ?? []) as StoredAnswerResult[];
+  const results = row.results ?? [];
   const regraded = regradeSubmission(results, responses, ctx.current, listed, params.policy, ctx.bands);
   return { row, regraded, changed: regradeChanges({ score: row.score ?? 0 }, regraded) };
 }
@@ -165,7 +165,7 @@ async function runChunk(ctx: Context): Promise<"more" | "finished" | "lost"> {
     .orderBy(asc(submissions.id))
     .limit(ctx.chunk);
   ctx.used += 1;
-  const considered = rows.filter((r) => considers(ctx, (r.results ?? []) as StoredAnswerResult[])).map((r) => plan(ctx, r));
+  const considered = rows.filter((r) => considers(ctx, r.results ?? [])).map((r) => plan(ctx, r));
   const chunkToken = crypto.randomUUID();
   const cursor = rows.at(-1)?.id ?? job.cursor;
   const sumBefore = considered.reduce((s, p) => s + (p.row.score ?? 0), 0);

@@ -4,7 +4,7 @@ import { eventStatement } from "../db/outbox";
 import { questionVersions, quizzes, submissions } from "../db/schema";
 import { statement } from "../db/statements";
 import { type StoredAnswerResult, totalOf } from "../domain/grading";
-import { fromMicro, toMicro } from "../domain/points";
+import { fromMicro, MICRO_POINTS_PER_POINT, toMicro } from "../domain/points";
 import { readSettings } from "../domain/quiz-settings";
 import type { Database } from "../env";
 import { ApiError, conflict, notFound, validationFailed } from "../lib/errors";
@@ -44,7 +44,7 @@ export async function reviewAnswer(
     const row = rows[0];
     if (!row) throw notFound("Submission");
     if (row.status === "open") throw new ApiError("not_graded", "Grade the submission before reviewing its essays.");
-    const results = (row.results ?? []) as StoredAnswerResult[];
+    const results = row.results ?? [];
     const entry = results.find((e) => e.question_id === questionId);
     if (!entry) throw notFound("Question");
     const type = versions.find((v) => v.version === entry.version)?.type;
@@ -54,7 +54,7 @@ export async function reviewAnswer(
       throw conflict("nothing_to_review", "The essay was not answered: it needs no review and counts 0.");
     const possible = toMicro(entry.points_possible);
     const points = toMicro(input.points);
-    if (Math.abs(input.points * 1e6 - points) > 1e-6 || points > possible)
+    if (Math.abs(input.points * MICRO_POINTS_PER_POINT - points) > 1e-6 || points > possible)
       throw validationFailed([
         { path: "points", message: `Points are 0 to the question's ${entry.points_possible}, with at most 6 decimals.` },
       ]);

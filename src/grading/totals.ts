@@ -27,7 +27,7 @@ export function countGraded(db: Database, graded: SubmissionRow, won: SQL): D1Pr
   const { quizId, userId, attempt } = graded;
   const x = graded.score ?? 0;
   const now = graded.gradedAt ?? graded.updatedAt;
-  const stored = (graded.results ?? []) as StoredAnswerResult[];
+  const stored = graded.results ?? [];
   const bucket = `$[${bucketOf(x)}]`;
   const firstAttemptOfUser = sql`(SELECT CASE WHEN attempts = 1 THEN 1 ELSE 0 END FROM quiz_user_stats WHERE quiz_id = ${quizId} AND user_id = ${userId})`;
   const statements = [
@@ -113,7 +113,7 @@ export interface NewGrade {
  */
 export function movedStatements(row: SubmissionRow, next: NewGrade, claimed: SQL, now: string): SQL[] {
   const { quizId, userId, attempt } = row;
-  const before = (row.results ?? []) as StoredAnswerResult[];
+  const before = row.results ?? [];
   const x0 = row.score ?? 0;
   const x1 = next.score;
   const d = x1 - x0;

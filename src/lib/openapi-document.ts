@@ -16,23 +16,41 @@ type Operation = { description?: string; parameters?: unknown[]; responses?: Rec
 
 const METHODS = ["get", "put", "post", "patch", "delete"] as const;
 
-const TAGS = [
-  { name: "Quizzes", description: "Quizzes and their settings." },
-  { name: "Questions", description: "A quiz's questions, in order." },
-  { name: "Users", description: "The people who take quizzes." },
-  { name: "Submissions", description: "Attempts at a quiz: answers, grading (exactly once) and results." },
-  { name: "Analytics", description: "Aggregates of graded submissions, per quiz and per user." },
-  { name: "Authentication", description: "Checking a credential." },
-  { name: "API keys", description: "Keys, rotation and usage (scope admin)." },
-  { name: "OAuth clients", description: "Clients of the client-credentials grant (scope admin)." },
-  { name: "Accommodations", description: "Extra time and extra attempts per user and quiz (scope quizzes:write)." },
-  { name: "Grades", description: "The score each user keeps at each quiz under its grading policy." },
-  { name: "Events", description: "Every change the API made, recorded with it (kept 30 days; scope events:read)." },
-  { name: "Webhooks", description: "Endpoints that receive events as signed POSTs (Standard Webhooks; scope webhooks:write)." },
-  { name: "OAuth", description: "The OAuth 2.0 authorization server (RFC 6749, 7009, 7662, 8414)." },
-  { name: "Problems", description: "The error catalogue: what each problem code means and what to do." },
-  { name: "Service", description: "Liveness." },
-];
+/**
+ * What each tag of the document groups. The document's tag list is derived from the operations
+ * (every tag a route names, in the order of this table), so no operation's tag is left out of it;
+ * a tag with no description here fails the document's tests.
+ */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Quizzes: "Quizzes and their settings.",
+  Questions: "A quiz's questions, in order.",
+  Users: "The people who take quizzes.",
+  Submissions: "Attempts at a quiz: answers, grading (exactly once) and results.",
+  Accommodations: "Extra time and extra attempts per user and quiz (scope quizzes:write).",
+  Grades: "The score each user keeps at each quiz under its grading policy.",
+  Regrade: "Grading a quiz's submissions again after its key changed, as a job (scope quizzes:write).",
+  Jobs: "Long work run in the background (regrades, LTI resyncs): its progress, result and changes.",
+  Analytics: "Aggregates of graded submissions, per quiz and per user, and item analysis.",
+  Authentication: "Checking a credential.",
+  "API keys": "Keys, rotation and usage (scope admin).",
+  "OAuth clients": "Clients of the client-credentials grant (scope admin).",
+  Events: "Every change the API made, recorded with it (kept 30 days; scope events:read).",
+  Webhooks: "Endpoints that receive events as signed POSTs (Standard Webhooks; scope webhooks:write).",
+  LTI: "LTI 1.3: platforms, launches, the tool's keys and grades sent back to the LMS (Assignment and Grade Services).",
+  OAuth: "The OAuth 2.0 authorization server (RFC 6749, 7009, 7662, 8414).",
+  Problems: "The error catalogue: what each problem code means and what to do.",
+  Service: "Liveness, and what this service is.",
+};
+
+/** The tags the document's operations name, described, in the order of TAG_DESCRIPTIONS (others last). */
+function tagsOf(paths: Record<string, Record<string, { tags?: string[] } | undefined>>) {
+  const used = new Set(Object.values(paths).flatMap((item) => METHODS.flatMap((m) => item[m]?.tags ?? [])));
+  const order = Object.keys(TAG_DESCRIPTIONS);
+  const rank = (tag: string) => (order.includes(tag) ? order.indexOf(tag) : order.length);
+  return [...used]
+    .sort((a, b) => rank(a) - rank(b))
+    .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" }));
+}
 
 const problem = (description: string): Response => ({
   description,
@@ -126,8 +144,8 @@ export function openApiDocument(app: Pick<OpenAPIHono, "getOpenAPI31Document">, 
     },
     // x-internal: an API for other applications, not only for this organisation's own (OWASP API9).
     servers: [{ url: origin, description: `This deployment (${environment(origin)}).`, "x-internal": false } as { url: string }],
-    tags: TAGS,
   });
+  document.tags = tagsOf(document.paths as Parameters<typeof tagsOf>[0]);
   document.components ??= {};
   document.components.parameters = {
     ...document.components.parameters,

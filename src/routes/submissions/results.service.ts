@@ -67,7 +67,9 @@ export async function getResults(db: Database, id: string, scopes: readonly stri
   });
   const byRef = new Map(versions.map((v) => [`${v.questionId}#${v.version}`, v]));
   const responses = new Map(submission.answers.map((a) => [a.question_id, a.response]));
-  const answers = ((submission.results ?? []) as (StoredAnswerResult | LegacyAnswerResult)[]).map((entry) => {
+  // Rows graded before results referenced question versions hold the legacy form.
+  const stored: readonly (StoredAnswerResult | LegacyAnswerResult)[] = submission.results ?? [];
+  const answers = stored.map((entry) => {
     if ("type" in entry) {
       // Graded before results referenced versions: the entry holds its own copies.
       const { correct_answer, ...answer } = entry;
