@@ -22,7 +22,6 @@ import { cacheControl, corsFromAllowList, docsAssets, landingPage, reportsAssets
 import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
-import { authRouter } from "./routes/auth";
 import { eventsRouter } from "./routes/events";
 import { quizGradesRouter, userGradesRouter } from "./routes/grades";
 import { jobsRouter } from "./routes/jobs";
@@ -35,6 +34,7 @@ import { regradeRouter } from "./routes/regrade";
 import { serviceRouter } from "./routes/service";
 import { quizSubmissionsRouter, submissionsRouter, userSubmissionsRouter } from "./routes/submissions";
 import { usersRouter } from "./routes/users";
+import { verifyRouter } from "./routes/verify";
 import { webhookEndpointsRouter } from "./routes/webhook-endpoints";
 
 /** Every resource of the API, served under /v1. */
@@ -50,7 +50,7 @@ const v1 = createRouter()
   .route("/users", userGradesRouter)
   .route("/submissions", submissionsRouter)
   .route("/analytics", analyticsRouter)
-  .route("/auth", authRouter)
+  .route("/auth", verifyRouter)
   .route("/api-keys", apiKeysRouter)
   .route("/oauth-clients", oauthClientsRouter)
   .route("/jobs", jobsRouter)

@@ -31,7 +31,7 @@ const verify = defineRoute({
   },
 });
 
-export const authRouter = createRouter().openapi(verify, (c) => {
+export const verifyRouter = createRouter().openapi(verify, (c) => {
   const credential = c.get("credential");
   if (!credential) throw new ApiError("unauthorized", "No credential.");
   const { type, id, scopes, expires_at } = credential;
