@@ -25,6 +25,7 @@ import { apiKeysRouter } from "./routes/api-keys";
 import { eventsRouter } from "./routes/events";
 import { quizGradesRouter, userGradesRouter } from "./routes/grades";
 import { jobsRouter } from "./routes/jobs";
+import { jwksRouter, ltiRouter, quizLtiRouter } from "./routes/lti";
 import { oauthRouter } from "./routes/oauth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
 import { problemsRouter } from "./routes/problems";
@@ -44,6 +45,7 @@ const v1 = createRouter()
   .route("/quizzes", quizSubmissionsRouter)
   .route("/quizzes", accommodationsRouter)
   .route("/quizzes", regradeRouter)
+  .route("/quizzes", quizLtiRouter)
   .route("/users", usersRouter)
   .route("/users", userSubmissionsRouter)
   .route("/quizzes", quizGradesRouter)
@@ -55,7 +57,8 @@ const v1 = createRouter()
   .route("/oauth-clients", oauthClientsRouter)
   .route("/jobs", jobsRouter)
   .route("/events", eventsRouter)
-  .route("/webhook-endpoints", webhookEndpointsRouter);
+  .route("/webhook-endpoints", webhookEndpointsRouter)
+  .route("/lti", ltiRouter);
 
 const app = createRouter();
 
@@ -157,6 +160,7 @@ const routes = app
   .route("/", serviceRouter({ name: pkg.name, version: pkg.version }))
   .route("/v1", v1)
   .route("/", oauthRouter)
+  .route("/", jwksRouter)
   .route("/problems", problemsRouter)
   .openapi(health, (c) => c.json({ status: "ok" as const }, 200));
 

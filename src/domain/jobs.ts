@@ -1,5 +1,5 @@
-/** Long work the API runs in the background (GET /v1/jobs/{id}). */
-export const JOB_TYPES = ["regrade"] as const;
+/** Long work the API runs in the background (GET /v1/jobs/{id}): regrades, and LTI resyncs (src/lti/resync.ts). */
+export const JOB_TYPES = ["regrade", "lti_resync"] as const;
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 

@@ -33,6 +33,8 @@ export interface Config {
   corsAllowOrigins: string[];
   logLevel: LogLevel;
   webhooks: WebhookSettings;
+  /** LTI 1.3 grade passback (src/lti/): the waits between attempts (a score gets one attempt plus one per delay). */
+  lti: { passbackRetryDelaysSeconds: number[] };
   /** How long API-key usage is held in isolate memory before it is written (usage.ts). */
   usageFlushMs: number;
 }
@@ -70,15 +72,18 @@ const text = z.string().catch("");
 
 const DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21600, 43200, 86400];
 const DEFAULT_WEBHOOK_DISABLE_AFTER_SECONDS = 3 * 24 * 3600;
+/** Eight attempts over about 23 hours (CONTRACT §15: up to 8 attempts over about a day). */
+const DEFAULT_LTI_PASSBACK_RETRY_DELAYS_SECONDS = [60, 300, 900, 3600, 7200, 21600, 50400];
 
 /** "30,120,600": whole seconds ≥ 0, at most 20 of them; anything else is the default schedule. */
-const retryDelays = z
-  .string()
-  .transform((value) =>
-    value.trim() === "" ? [] : value.split(",").map((part) => (part.trim() === "" ? Number.NaN : Number(part.trim()))),
-  )
-  .refine((delays) => delays.length <= 20 && delays.every((n) => Number.isInteger(n) && n >= 0))
-  .catch(DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS);
+const retryDelays = (fallback: number[]) =>
+  z
+    .string()
+    .transform((value) =>
+      value.trim() === "" ? [] : value.split(",").map((part) => (part.trim() === "" ? Number.NaN : Number(part.trim()))),
+    )
+    .refine((delays) => delays.length <= 20 && delays.every((n) => Number.isInteger(n) && n >= 0))
+    .catch(fallback);
 
 const Vars = z.object({
   ISSUER: text,
@@ -92,9 +97,10 @@ const Vars = z.object({
   TOKEN_RATE_LIMIT_WINDOW_SECONDS: positiveInt(DEFAULT_RATE_LIMIT_WINDOW_SECONDS),
   CORS_ALLOW_ORIGINS: text,
   LOG_LEVEL: z.enum(LOG_LEVELS).catch("info"),
-  WEBHOOK_RETRY_DELAYS_SECONDS: retryDelays,
+  WEBHOOK_RETRY_DELAYS_SECONDS: retryDelays(DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS),
   WEBHOOK_DISABLE_AFTER_SECONDS: positiveSeconds(DEFAULT_WEBHOOK_DISABLE_AFTER_SECONDS),
   WEBHOOK_URL_POLICY: z.enum(["public", "allow-loopback"]).catch("public"),
+  LTI_PASSBACK_RETRY_DELAYS_SECONDS: retryDelays(DEFAULT_LTI_PASSBACK_RETRY_DELAYS_SECONDS),
   USAGE_FLUSH_SECONDS: positiveSeconds(DEFAULT_USAGE_FLUSH_SECONDS)
     .refine((s) => s <= DEFAULT_USAGE_FLUSH_SECONDS)
     .catch(DEFAULT_USAGE_FLUSH_SECONDS),
@@ -123,6 +129,7 @@ function parse(env: object): Config {
       disableAfterSeconds: vars.WEBHOOK_DISABLE_AFTER_SECONDS,
       urlPolicy: vars.WEBHOOK_URL_POLICY,
     },
+    lti: { passbackRetryDelaysSeconds: vars.LTI_PASSBACK_RETRY_DELAYS_SECONDS },
     usageFlushMs: vars.USAGE_FLUSH_SECONDS * 1000,
   };
 }

@@ -13,6 +13,10 @@ export const ID_PREFIX = {
   webhookEndpoint: "whe",
   delivery: "whd",
   job: "job",
+  ltiPlatform: "ltp",
+  ltiLaunch: "ltl",
+  ltiPassback: "lpb",
+  ltiKey: "ltk",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

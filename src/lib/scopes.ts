@@ -12,6 +12,7 @@ export const SCOPES = [
   "events:read",
   "webhooks:write",
   "reviews:write",
+  "lti:launch",
   "admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];

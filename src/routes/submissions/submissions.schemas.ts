@@ -23,7 +23,14 @@ const answers = z
   .openapi({ description: "At most one answer per question; questions left out are unanswered and earn 0." });
 
 export const SubmissionCreate = z
-  .strictObject({ user_id: idSchema("user"), answers: answers.default([]) })
+  .strictObject({
+    user_id: idSchema("user"),
+    answers: answers.default([]),
+    lti_launch_id: idSchema("ltiLaunch").optional().openapi({
+      description:
+        "The LTI launch the user is taking the quiz under (POST /v1/lti/launches): the user's kept grade at this quiz then goes back to the launch's AGS line item. A launch of another user or quiz → 400.",
+    }),
+  })
   .openapi("SubmissionCreate", {
     example: {
       user_id: "user_01kamz3f7c9n0p8s6e5vwx2y4r",

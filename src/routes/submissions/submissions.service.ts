@@ -13,6 +13,7 @@ import { presentedQuestions, type SubmissionRow, serializeSubmission } from "../
 import { ApiError, conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
+import { launchTie } from "../../lti/ledger";
 
 /**
  * The attempt number and deadline SQL gave a new submission, written into the submission.created
@@ -42,7 +43,11 @@ const notAvailable = () =>
   conflict("quiz_not_available", "The quiz is not open for submissions now (settings.available_from/until).");
 const deadlinePassed = () => conflict("deadline_passed", "The submission's deadline has passed; its answers are final.");
 
-export async function createSubmission(db: Database, quizId: string, input: { user_id: string; answers: SubmittedAnswer[] }) {
+export async function createSubmission(
+  db: Database,
+  quizId: string,
+  input: { user_id: string; answers: SubmittedAnswer[]; lti_launch_id?: string },
+) {
   const [quizRows, questionRows, userRows, extraRows] = await db.batch([
     db.select({ settings: quizzes.settings }).from(quizzes).where(eq(quizzes.id, quizId)),
     db.select().from(questions).where(eq(questions.quizId, quizId)).orderBy(asc(questions.position)),
@@ -64,6 +69,8 @@ export async function createSubmission(db: Database, quizId: string, input: { us
   // The draw and the orders are made now, uniformly at random, and stored with the submission.
   const presented = presentQuestions(questionRows.map(drawableQuestion), settings);
   checkAnswers(input.answers, presentedQuestions(questionRows, presented));
+  // Tied to the launch's line item in the same batch, only if the submission is written.
+  const tie = input.lti_launch_id === undefined ? undefined : await launchTie(db, input.lti_launch_id, quizId, input.user_id);
 
   const extra = extraRows[0];
   const id = newId("submission");
@@ -108,6 +115,7 @@ export async function createSubmission(db: Database, quizId: string, input: { us
       ),
       eventStatement(db, { type: "submission.created", object: serializeSubmission(row) }, "after-change"),
       attemptIntoEvent(db, id),
+      ...(tie ? [tie(id)] : []),
     ])
     .catch((error: unknown) => {
       // The quiz was deleted since it was read (it had no submission yet, so deleting it was allowed).

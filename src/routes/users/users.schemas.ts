@@ -38,7 +38,10 @@ export const User = z
   .object({
     id: idSchema("user"),
     name: z.string(),
-    email: z.string(),
+    email: z.string().nullable().openapi({
+      description:
+        'null for a user an LTI launch created without an e-mail claim (never an invented address); "" once the user is deleted. Unique among users that have one, compared case-insensitively.',
+    }),
     role,
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),

@@ -17,7 +17,8 @@ export function serializeUser(row: UserRow): User {
   return {
     id: row.id,
     name: row.name ?? "",
-    email: row.email ?? "",
+    // Null only for users created without one (LTI launches); a deleted user's is erased to "".
+    email: row.email ?? (row.deletedAt === null ? null : ""),
     role: row.role,
     created_at: row.createdAt,
     updated_at: row.updatedAt,

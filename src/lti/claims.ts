@@ -1,0 +1,135 @@
+import type { JWTPayload } from "jose";
+import { textProblem } from "../lib/text";
+
+/** The LTI 1.3 (Core) and AGS claims a launch reads. */
+const CLAIM = {
+  messageType: "https://purl.imsglobal.org/spec/lti/claim/message_type",
+  version: "https://purl.imsglobal.org/spec/lti/claim/version",
+  deploymentId: "https://purl.imsglobal.org/spec/lti/claim/deployment_id",
+  resourceLink: "https://purl.imsglobal.org/spec/lti/claim/resource_link",
+  context: "https://purl.imsglobal.org/spec/lti/claim/context",
+  roles: "https://purl.imsglobal.org/spec/lti/claim/roles",
+  custom: "https://purl.imsglobal.org/spec/lti/claim/custom",
+  ags: "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint",
+} as const;
+
+/** The AGS scope that posting scores needs. */
+export const AGS_SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score";
+
+// Launch data is stored and answered, so every string is bounded and well-formed.
+const MAX_ID = 255;
+const MAX_TEXT = 1000;
+const MAX_URL = 2048;
+const MAX_ROLES = 50;
+const MAX_NAME = 200;
+const MAX_EMAIL = 254;
+
+/** A claim's string, trimmed, without control characters, at most `max` code points; undefined when none is left. */
+function clip(value: unknown, max: number): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const clean = value
+    // A lone surrogate (JSON can escape one) becomes U+FFFD, as D1 would store it.
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
+    .replace(/\p{Cc}/gu, " ")
+    .trim();
+  const points = Array.from(clean);
+  const cut = points.length > max ? points.slice(0, max).join("").trim() : clean;
+  return cut === "" || textProblem(cut, false) !== undefined ? undefined : cut;
+}
+
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** An object of the named string fields that are present. */
+function strings(value: unknown, fields: Record<string, number>): Record<string, string> {
+  const source = record(value);
+  const out: Record<string, string> = {};
+  for (const [field, max] of Object.entries(fields)) {
+    const text = clip(source[field], max);
+    if (text !== undefined) out[field] = text;
+  }
+  return out;
+}
+
+/** An exact identifier claim (deployment_id, sub, resource link id): kept as sent, never altered. */
+const exact = (value: unknown, max: number) =>
+  typeof value === "string" && value !== "" && value.length <= max ? value : undefined;
+
+export interface LaunchClaims {
+  messageType: unknown;
+  version: unknown;
+  deploymentId: string | undefined;
+  sub: string | undefined;
+  nonce: string | undefined;
+  exp: number | undefined;
+  iat: number | undefined;
+  resourceLink: Record<string, string> | undefined;
+  context: Record<string, string> | null;
+  roles: string[];
+  name: string;
+  email: string | null;
+  customQuizId: string | undefined;
+  ags: { lineitem: string | null; scopes: string[] } | null;
+}
+
+/** A person's name from the claims: `name`, else given and family names; "" when the platform sends none. */
+function nameOf(payload: JWTPayload): string {
+  const full = clip(payload.name, MAX_NAME);
+  if (full !== undefined) return full;
+  const parts = [clip(payload.given_name, MAX_NAME), clip(payload.family_name, MAX_NAME)].filter(Boolean);
+  return clip(parts.join(" "), MAX_NAME) ?? "";
+}
+
+/** The e-mail claim when it is an address; null otherwise (never an invented one). */
+function emailOf(payload: JWTPayload): string | null {
+  const email = clip(payload.email, MAX_EMAIL);
+  return email !== undefined && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : null;
+}
+
+function agsOf(payload: JWTPayload): LaunchClaims["ags"] {
+  const claim = payload[CLAIM.ags];
+  if (claim === undefined) return null;
+  const ags = record(claim);
+  const scopes = Array.isArray(ags.scope)
+    ? ags.scope.filter((s): s is string => typeof s === "string" && s.length <= MAX_URL)
+    : [];
+  const lineitem = typeof ags.lineitem === "string" && ags.lineitem.length <= MAX_URL ? ags.lineitem : null;
+  return { lineitem, scopes: scopes.slice(0, 20) };
+}
+
+/** The claims of a verified id_token, read defensively: a missing or malformed claim is undefined, for its check to refuse. */
+export function readClaims(payload: JWTPayload): LaunchClaims {
+  const link = record(payload[CLAIM.resourceLink]);
+  const linkId = exact(link.id, MAX_ID);
+  const context = payload[CLAIM.context];
+  const contextId = exact(record(context).id, MAX_ID);
+  const roles = payload[CLAIM.roles];
+  const customQuizId = record(payload[CLAIM.custom]).quiz_id;
+  return {
+    messageType: payload[CLAIM.messageType],
+    version: payload[CLAIM.version],
+    deploymentId: exact(payload[CLAIM.deploymentId], MAX_ID),
+    sub: exact(payload.sub, MAX_ID),
+    nonce: typeof payload.nonce === "string" && payload.nonce !== "" ? payload.nonce : undefined,
+    exp: typeof payload.exp === "number" ? payload.exp : undefined,
+    iat: typeof payload.iat === "number" ? payload.iat : undefined,
+    resourceLink: linkId === undefined ? undefined : { ...strings(link, { title: MAX_NAME, description: MAX_TEXT }), id: linkId },
+    context: contextId === undefined ? null : { ...strings(context, { label: MAX_NAME, title: MAX_NAME }), id: contextId },
+    roles: Array.isArray(roles)
+      ? roles.filter((r): r is string => typeof r === "string" && r.length <= MAX_ID).slice(0, MAX_ROLES)
+      : [],
+    name: nameOf(payload),
+    email: emailOf(payload),
+    customQuizId: typeof customQuizId === "string" ? customQuizId : undefined,
+    ags: agsOf(payload),
+  };
+}
+
+/** Roles that make a launched user an instructor (LIS membership roles); everyone else is a student, never admin. */
+const TEACHING_ROLES = [
+  "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
+  "http://purl.imsglobal.org/vocab/lis/v2/membership#ContentDeveloper",
+  "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant",
+];
+
+export const roleOf = (roles: readonly string[]) => (roles.some((r) => TEACHING_ROLES.includes(r)) ? "instructor" : "student");

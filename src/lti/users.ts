@@ -1,0 +1,95 @@
+import { and, eq, sql } from "drizzle-orm";
+import { ltiIdentities } from "../db/lti-schema";
+import { eventStatement } from "../db/outbox";
+import { users } from "../db/schema";
+import { statement } from "../db/statements";
+import { normalizeEmail } from "../domain/users";
+import type { Database } from "../env";
+import { errorChainText } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { isoNow } from "../lib/time";
+import { roleOf } from "./claims";
+
+/**
+ * The user a launch is: found by (platform, sub), or created from the claims' name and e-mail.
+ * A launch never takes over an existing account by its e-mail (a platform could claim anyone's
+ * address): an address another user has is left out, and a launch without one creates the user
+ * with `email: null` (CONTRACT §15). The name and e-mail are the first launch's; later launches
+ * find the user as it is (PATCH /v1/users/{id} changes it).
+ */
+
+interface Person {
+  sub: string;
+  name: string;
+  email: string | null;
+  roles: string[];
+}
+
+async function identityUser(db: Database, platformId: string, sub: string) {
+  const [row] = await db
+    .select({ userId: ltiIdentities.userId, deletedAt: users.deletedAt })
+    .from(ltiIdentities)
+    .leftJoin(users, eq(users.id, ltiIdentities.userId))
+    .where(and(eq(ltiIdentities.platformId, platformId), eq(ltiIdentities.sub, sub)));
+  return row;
+}
+
+async function emailTaken(db: Database, email: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.emailNormalized, normalizeEmail(email)));
+  return rows.length > 0;
+}
+
+/**
+ * One batch: the user and its user.created event only while (platform, sub) has no user, and the
+ * identity only if that user was inserted. Of concurrent first launches one creates; the others
+ * insert nothing and read the identity it wrote.
+ */
+async function createFor(db: Database, platformId: string, person: Person, email: string | null): Promise<void> {
+  const now = isoNow();
+  const id = newId("user");
+  const role = roleOf(person.roles);
+  const noIdentity = sql`NOT EXISTS (SELECT 1 FROM lti_identities WHERE platform_id = ${platformId} AND sub = ${person.sub})`;
+  // The user as GET /v1/users/{id} shows it.
+  const object = { id, name: person.name, email, role, created_at: now, updated_at: now };
+  await db.$client.batch([
+    statement(
+      db,
+      sql`INSERT INTO users (id, name, email, email_normalized, role, created_at, updated_at)
+          SELECT ${id}, ${person.name}, ${email}, ${email === null ? null : normalizeEmail(email)}, ${role}, ${now}, ${now}
+          WHERE ${noIdentity}`,
+    ),
+    eventStatement(db, { type: "user.created", object, userId: id }, "after-change"),
+    statement(
+      db,
+      sql`INSERT INTO lti_identities (platform_id, sub, user_id, created_at)
+          SELECT ${platformId}, ${person.sub}, ${id}, ${now} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${id})
+          ON CONFLICT (platform_id, sub) DO NOTHING`,
+    ),
+  ]);
+}
+
+/** The user id of the launch's person, creating the user on its first launch. */
+export async function userForLaunch(db: Database, platformId: string, person: Person): Promise<string> {
+  const found = await identityUser(db, platformId, person.sub);
+  if (found && found.deletedAt === null) return found.userId;
+  // The user was deleted since: the person gets a new account, as on a first launch.
+  if (found)
+    await db.run(
+      sql`DELETE FROM lti_identities WHERE platform_id = ${platformId} AND sub = ${person.sub} AND user_id = ${found.userId}`,
+    );
+  let email = person.email !== null && (await emailTaken(db, person.email)) ? null : person.email;
+  try {
+    await createFor(db, platformId, person, email);
+  } catch (error) {
+    // The address was taken between the look-up and the insert: the user is created without it.
+    if (email === null || !errorChainText(error).includes("email_normalized")) throw error;
+    email = null;
+    await createFor(db, platformId, person, email);
+  }
+  const made = await identityUser(db, platformId, person.sub);
+  if (!made) throw new Error("no LTI identity after creating it");
+  return made.userId;
+}

@@ -1,0 +1,126 @@
+import { eq } from "drizzle-orm";
+import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, type JWTPayload } from "jose";
+import { ltiPlatforms } from "../db/lti-schema";
+import type { Database } from "../env";
+import { config } from "../lib/config";
+import { ApiError } from "../lib/errors";
+import { isoNow } from "../lib/time";
+import { type LaunchClaims, readClaims } from "./claims";
+import { KeySetUnavailable, platformKeySet } from "./platform-keys";
+
+/**
+ * The checks of a launch's id_token (1EdTech Security Framework 1.0 §5.1.3, LTI Core 1.3 §5.3),
+ * each failure a 401 invalid_launch naming its check. The platform is found by `iss` and the
+ * client_id in `aud` before the signature is checked, because its JWKS is what verifies it; no
+ * other claim is believed before the signature holds. The nonce is claimed last (launches.ts), so
+ * a token refused by another check does not use its nonce up.
+ */
+
+export type PlatformRow = typeof ltiPlatforms.$inferSelect;
+
+export const LAUNCH_CHECKS = [
+  "malformed_token",
+  "unknown_issuer",
+  "wrong_audience",
+  "jwks_unavailable",
+  "bad_signature",
+  "expired",
+  "issued_at",
+  "unknown_deployment",
+  "wrong_message_type",
+  "wrong_version",
+  "missing_sub",
+  "missing_resource_link",
+  "missing_nonce",
+  "replayed_nonce",
+] as const;
+export type LaunchCheck = (typeof LAUNCH_CHECKS)[number];
+
+/** `iat` may be this far from now, either way. */
+const IAT_WINDOW_SECONDS = 5 * 60;
+
+export function refused(check: LaunchCheck, why: string): ApiError {
+  return new ApiError("invalid_launch", `The launch failed the check ${check}: ${why}`, { members: { check } });
+}
+
+export interface VerifiedLaunch {
+  platform: PlatformRow;
+  claims: LaunchClaims & { sub: string; deploymentId: string; nonce: string; exp: number; iat: number };
+  resourceLink: Record<string, string>;
+}
+
+function decode(idToken: string): { kid: string | undefined; payload: JWTPayload } {
+  try {
+    const header = decodeProtectedHeader(idToken);
+    return { kid: typeof header.kid === "string" ? header.kid : undefined, payload: decodeJwt(idToken) };
+  } catch {
+    throw refused("malformed_token", "the id_token is not a signed JWT (JWS compact serialization).");
+  }
+}
+
+/** The registration the token is for: its issuer, and a client_id its audience holds (azp naming it when there are several). */
+async function platformFor(db: Database, payload: JWTPayload): Promise<PlatformRow> {
+  if (typeof payload.iss !== "string") throw refused("unknown_issuer", "the token has no iss.");
+  const candidates = await db.select().from(ltiPlatforms).where(eq(ltiPlatforms.issuer, payload.iss));
+  if (candidates.length === 0) throw refused("unknown_issuer", "no platform is registered with this issuer.");
+  const audience = typeof payload.aud === "string" ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
+  const platform = candidates.find((p) => audience.includes(p.clientId));
+  if (!platform) throw refused("wrong_audience", "aud holds no client_id registered for this issuer.");
+  if ((audience.length > 1 || payload.azp !== undefined) && payload.azp !== platform.clientId)
+    throw refused("wrong_audience", "azp must be the tool's client_id when aud holds several audiences (or azp is sent).");
+  return platform;
+}
+
+async function checkSignature(env: Env, idToken: string, kid: string | undefined, platform: PlatformRow): Promise<void> {
+  const policy = config(env).webhooks.urlPolicy;
+  let keySet: Awaited<ReturnType<typeof platformKeySet>>;
+  try {
+    keySet = await platformKeySet(platform.jwksUrl, kid, policy);
+  } catch (error) {
+    if (error instanceof KeySetUnavailable)
+      throw refused("jwks_unavailable", `the platform's JWKS could not be fetched: ${error.message}`);
+    throw error;
+  }
+  try {
+    // RS256 only: the Security Framework's algorithm, and no "none" or HMAC confusion.
+    await compactVerify(idToken, createLocalJWKSet(keySet), { algorithms: ["RS256"] });
+  } catch {
+    throw refused("bad_signature", "the signature is not RS256 by a key of the platform's JWKS.");
+  }
+}
+
+/** Every check but the nonce's: the platform, and the claims the launch is made of. */
+export async function verifyIdToken(env: Env, db: Database, idToken: string, nowMs = Date.now()): Promise<VerifiedLaunch> {
+  const { kid, payload } = decode(idToken);
+  const platform = await platformFor(db, payload);
+  await checkSignature(env, idToken, kid, platform);
+  const claims = readClaims(payload);
+  const now = Math.floor(nowMs / 1000);
+  if (claims.exp === undefined || claims.exp <= now)
+    throw refused(
+      "expired",
+      claims.exp === undefined ? "the token has no exp." : `the token expired at ${isoNow(claims.exp * 1000)}.`,
+    );
+  if (claims.iat === undefined || Math.abs(now - claims.iat) > IAT_WINDOW_SECONDS)
+    throw refused("issued_at", "iat must be within 5 minutes of now.");
+  if (claims.deploymentId === undefined || !platform.deploymentIds.includes(claims.deploymentId))
+    throw refused("unknown_deployment", "the deployment_id is not one of the platform's deployment_ids.");
+  if (claims.messageType !== "LtiResourceLinkRequest")
+    throw refused("wrong_message_type", "message_type must be LtiResourceLinkRequest.");
+  if (claims.version !== "1.3.0") throw refused("wrong_version", "version must be 1.3.0.");
+  if (claims.sub === undefined) throw refused("missing_sub", "the token has no sub (an anonymous launch).");
+  if (claims.resourceLink === undefined) throw refused("missing_resource_link", "the resource_link claim has no id.");
+  if (claims.nonce === undefined) throw refused("missing_nonce", "the token has no nonce.");
+  return {
+    platform,
+    claims: {
+      ...claims,
+      sub: claims.sub,
+      deploymentId: claims.deploymentId,
+      nonce: claims.nonce,
+      exp: claims.exp,
+      iat: claims.iat,
+    },
+    resourceLink: claims.resourceLink,
+  };
+}

@@ -1,0 +1,117 @@
+import { z } from "@hono/zod-openapi";
+import { idSchema } from "../../lib/ids";
+import { nextCursorSchema, pageQuery } from "../../lib/pagination";
+
+// Identifiers an LMS issues (client ids, deployment ids) are matched exactly: visible ASCII, no space.
+const token = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[\x21-\x7e]+$/, "Expected visible ASCII characters without spaces.");
+
+const Url = (description: string, example: string) =>
+  z.string().min(1).max(2048).openapi({ format: "uri", description, example });
+
+const Issuer = token(2048).openapi({
+  description: "The platform's issuer, exactly as its id_tokens' `iss` carries it.",
+  example: "https://canvas.instructure.com",
+});
+const ClientId = token(255).openapi({ description: "The client_id the LMS gave this tool.", example: "10000000000042" });
+const DeploymentIds = z
+  .array(token(255))
+  .min(1)
+  .max(100)
+  .refine((ids) => new Set(ids).size === ids.length, { message: "Deployment ids must be unique." })
+  .openapi({
+    description: "The deployments whose launches are accepted.",
+    example: ["42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"],
+  });
+const TokenUrl = Url(
+  "The platform's OAuth 2.0 token endpoint (AGS access tokens). Safe-target rules: https, no private address (docs/lti.md).",
+  "https://sso.canvaslms.com/login/oauth2/token",
+);
+const JwksUrl = Url(
+  "Where the platform publishes the keys its id_tokens are signed with. Safe-target rules as for auth_token_url.",
+  "https://sso.canvaslms.com/api/lti/security/jwks",
+);
+const Audience = token(2048).openapi({
+  description:
+    "The `aud` of the tool's client assertions, when the platform wants another than auth_token_url (Moodle, Brightspace).",
+  example: "https://sso.canvaslms.com/login/oauth2/token",
+});
+
+export const PlatformCreate = z
+  .strictObject({
+    issuer: Issuer,
+    client_id: ClientId,
+    deployment_ids: DeploymentIds,
+    auth_token_url: TokenUrl,
+    jwks_url: JwksUrl,
+    audience: Audience.nullable().optional(),
+  })
+  .openapi("LtiPlatformCreate", {
+    example: {
+      issuer: "https://canvas.instructure.com",
+      client_id: "10000000000042",
+      deployment_ids: ["42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"],
+      auth_token_url: "https://sso.canvaslms.com/login/oauth2/token",
+      jwks_url: "https://sso.canvaslms.com/api/lti/security/jwks",
+    },
+  });
+
+export const PlatformPatch = z
+  .strictObject({
+    issuer: Issuer.optional(),
+    client_id: ClientId.optional(),
+    deployment_ids: DeploymentIds.optional(),
+    auth_token_url: TokenUrl.optional(),
+    jwks_url: JwksUrl.optional(),
+    audience: Audience.nullable().optional().openapi({ description: "null: the token URL again." }),
+  })
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { message: "Send at least one field." })
+  .openapi("LtiPlatformPatch", {
+    example: { deployment_ids: ["42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb", "43:0a3c5e1f2b4d6f8091a2b3c4d5e6f7081928374a"] },
+  });
+
+export const Platform = z
+  .object({
+    id: idSchema("ltiPlatform"),
+    issuer: z.string(),
+    client_id: z.string(),
+    deployment_ids: z.array(z.string()),
+    auth_token_url: z.string(),
+    jwks_url: z.string(),
+    audience: z.string().nullable(),
+    created_at: z.string().datetime(),
+    updated_at: z.string().datetime(),
+  })
+  .openapi("LtiPlatform");
+
+export const PlatformPage = z.object({ platforms: z.array(Platform), next_cursor: nextCursorSchema }).openapi("LtiPlatformPage");
+
+export const PlatformParams = z.object({
+  id: idSchema("ltiPlatform").openapi({ description: "The platform's id; one of the wrong prefix or shape → 404." }),
+});
+export const PlatformListQuery = z.strictObject(pageQuery("ltiPlatform"));
+
+export const LinkParams = z.object({
+  resource_link_id: z.string().min(1).max(255).openapi({
+    description: "The resource link's id, as launches carry it in their resource_link claim (URL-encoded in the path).",
+    example: "200d101f-2c14-434a-a0f3-57c2a42369fd",
+  }),
+});
+
+export const LinkPut = z.strictObject({ platform_id: idSchema("ltiPlatform"), quiz_id: idSchema("quiz") }).openapi("LtiLinkPut", {
+  example: { platform_id: "ltp_01kamz3f7c9n0p8s6e5vwx2y4r", quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r" },
+});
+
+export const Link = z
+  .object({
+    resource_link_id: z.string(),
+    platform_id: idSchema("ltiPlatform"),
+    quiz_id: idSchema("quiz"),
+    created_at: z.string().datetime(),
+    updated_at: z.string().datetime(),
+  })
+  .openapi("LtiLink");

@@ -1,0 +1,100 @@
+import { scoped } from "../../auth/authorize";
+import { idempotent } from "../../auth/idempotency";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import {
+  Link,
+  LinkParams,
+  LinkPut,
+  Platform,
+  PlatformCreate,
+  PlatformListQuery,
+  PlatformPage,
+  PlatformParams,
+  PlatformPatch,
+} from "./lti.schemas";
+
+const tags = ["LTI"];
+
+export const listPlatforms = defineRoute({
+  operationId: "listLtiPlatforms",
+  method: "get",
+  path: "/platforms",
+  tags,
+  ...scoped("admin"),
+  summary: "List LTI platforms",
+  description:
+    "The LMS registrations launches are accepted from, oldest first. Pass `next_cursor` back as `cursor` until it is null.",
+  request: { query: PlatformListQuery },
+  responses: { 200: jsonResponse(PlatformPage, "A page of platforms."), ...errorResponses(400, ...COMMON_ERRORS) },
+});
+
+export const createPlatform = defineRoute({
+  operationId: "createLtiPlatform",
+  method: "post",
+  path: "/platforms",
+  tags,
+  ...scoped("admin", idempotent()),
+  summary: "Register an LTI 1.3 platform",
+  description:
+    "Registers an LMS (its issuer and the client_id it gave this tool, its deployments, its token and JWKS URLs). auth_token_url and jwks_url must pass the safe-target rules (https, no private, loopback or link-local address; 400 naming the field). The same issuer and client_id twice → 409 lti_platform_exists.",
+  request: jsonBody(PlatformCreate),
+  responses: { 201: jsonResponse(Platform, "The platform."), ...errorResponses(...BODY_ERRORS, 409, ...COMMON_ERRORS) },
+});
+
+export const getPlatform = defineRoute({
+  operationId: "getLtiPlatform",
+  method: "get",
+  path: "/platforms/{id}",
+  tags,
+  ...scoped("admin"),
+  summary: "Get an LTI platform",
+  description: "One registration.",
+  request: { params: PlatformParams },
+  responses: { 200: jsonResponse(Platform, "The platform."), ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const updatePlatform = defineRoute({
+  operationId: "updateLtiPlatform",
+  method: "patch",
+  path: "/platforms/{id}",
+  tags,
+  ...scoped("admin"),
+  summary: "Update an LTI platform",
+  description:
+    "Sets the fields sent. URLs as at registration; another platform's issuer and client_id → 409 lti_platform_exists. The next token request and JWKS fetch use the new values.",
+  request: { params: PlatformParams, ...jsonBody(PlatformPatch) },
+  responses: {
+    200: jsonResponse(Platform, "The platform as updated."),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
+  },
+});
+
+export const deletePlatform = defineRoute({
+  operationId: "deleteLtiPlatform",
+  method: "delete",
+  path: "/platforms/{id}",
+  tags,
+  ...scoped("admin"),
+  summary: "Delete an LTI platform",
+  description:
+    "Deletes the registration and its links: its launches are refused (unknown_issuer) from now on. Users it created, its launches and its ledger rows stay; rows still pending fail with “The platform was deleted.”",
+  request: { params: PlatformParams },
+  responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
+});
+
+export const putLink = defineRoute({
+  operationId: "putLtiLink",
+  method: "put",
+  path: "/links/{resource_link_id}",
+  tags,
+  ...scoped("admin"),
+  summary: "Link a resource link to a quiz",
+  description:
+    "Launches of this resource link from this platform open this quiz, unless they carry a custom quiz_id of an existing quiz. 201 when the link is new, 200 when it replaced one. An unknown platform or quiz → 400.",
+  request: { params: LinkParams, ...jsonBody(LinkPut) },
+  responses: {
+    200: jsonResponse(Link, "The link, replaced."),
+    201: jsonResponse(Link, "The link, created."),
+    ...errorResponses(...BODY_ERRORS, ...COMMON_ERRORS),
+  },
+});
