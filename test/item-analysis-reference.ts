@@ -20,12 +20,21 @@ interface Graded {
   answers: { question_id: string; response: unknown }[];
 }
 
+interface ReferenceOption {
+  option_id: string;
+  count: number;
+  share: number | null;
+  mean_total: number | null;
+  point_biserial: number | null;
+}
+
 interface ReferenceItem {
   question_id: string;
   n: number;
   difficulty: number | null;
   discrimination: number | null;
-  options?: { option_id: string; count: number }[];
+  flags: string[];
+  options?: ReferenceOption[];
 }
 
 export interface ReferenceAnalysis {
@@ -34,6 +43,17 @@ export interface ReferenceAnalysis {
   stddev_points: number | null;
   reliability: number | null;
   items: ReferenceItem[];
+}
+
+/** CONTRACT §14's flags, from the figures: discrimination < 0 and < 0.2, difficulty > 0.95 or < 0.2, a strong distractor. */
+function flagsOf(difficulty: number | null, discrimination: number | null, strongDistractors: unknown[]): string[] {
+  const flags: string[] = [];
+  if (discrimination !== null && discrimination < 0) flags.push("negative_discrimination");
+  if (discrimination !== null && discrimination < 0.2) flags.push("low_discrimination");
+  if (difficulty !== null && difficulty > 0.95) flags.push("too_easy");
+  if (difficulty !== null && difficulty < 0.2) flags.push("too_hard");
+  if (strongDistractors.length > 0) flags.push("distractor_attracts_strong");
+  return flags;
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -90,13 +110,34 @@ export async function referenceItemAnalysis(quizId: string, attempts: "all" | "f
     const xs = presented.map((g) => g.results.find((e) => e.question_id === questionId)!.points_earned);
     const ps = presented.map((g) => g.results.find((e) => e.question_id === questionId)!.points_possible);
     const rests = presented.map((g, i) => totalOf(g) - xs[i]!);
-    if (presented.length === 0) return { question_id: questionId, n: 0, difficulty: null, discrimination: null };
+    if (presented.length === 0) return { question_id: questionId, n: 0, difficulty: null, discrimination: null, flags: [] };
     const possible = ps.reduce((s, p) => s + p, 0);
+    const difficulty = possible > 0 ? xs.reduce((s, x) => s + x, 0) / possible : null;
+    const discrimination = pearson(xs, rests);
     return {
       question_id: questionId,
       n: presented.length,
-      difficulty: possible > 0 ? xs.reduce((s, x) => s + x, 0) / possible : null,
-      discrimination: pearson(xs, rests),
+      difficulty,
+      discrimination,
+      flags: flagsOf(difficulty, discrimination, []),
+    };
+  };
+
+  /** Each option over the submissions presented the question: who chose it, and their totals (points). */
+  const optionOf = (questionId: string, optionId: string): ReferenceOption => {
+    const presented = graded.filter((g) => g.results.some((e) => e.question_id === questionId));
+    const chose = presented.map((g) => {
+      const response = g.answers.find((a) => a.question_id === questionId)?.response;
+      return response === optionId || (Array.isArray(response) && response.includes(optionId)) ? 1 : 0;
+    });
+    const ts = presented.map(totalOf);
+    const count = chose.reduce<number>((s, c) => s + c, 0);
+    return {
+      option_id: optionId,
+      count,
+      share: presented.length > 0 ? count / presented.length : null,
+      mean_total: count > 0 ? ts.filter((_, i) => chose[i] === 1).reduce((s, t) => s + t, 0) / count : null,
+      point_biserial: count === 0 || count === presented.length ? null : pearson(chose, ts),
     };
   };
 
@@ -104,15 +145,11 @@ export async function referenceItemAnalysis(quizId: string, attempts: "all" | "f
     ...questions.map((q) => {
       const item = itemOf(q.id);
       if (q.type !== "single_choice" && q.type !== "multiple_choice") return item;
-      const options = (JSON.parse(q.definition).options as { id: string }[]).map((o) => ({
-        option_id: o.id,
-        count: graded.filter((g) => {
-          if (!g.results.some((e) => e.question_id === q.id)) return false;
-          const response = g.answers.find((a) => a.question_id === q.id)?.response;
-          return response === o.id || (Array.isArray(response) && response.includes(o.id));
-        }).length,
-      }));
-      return { ...item, options };
+      const definition = JSON.parse(q.definition);
+      const options = (definition.options as { id: string }[]).map((o) => optionOf(q.id, o.id));
+      const key: string[] = q.type === "single_choice" ? [definition.correct_option_id] : definition.correct_option_ids;
+      const wrongAttracts = options.filter((o) => !key.includes(o.option_id) && (o.point_biserial ?? 0) > 0);
+      return { ...item, flags: flagsOf(item.difficulty, item.discrimination, wrongAttracts), options };
     }),
     ...deleted.map(itemOf).filter((i) => i.n > 0),
   ];
@@ -157,6 +194,16 @@ export function expectItemAnalysisMatch(api: any, exact: ReferenceAnalysis): voi
     expect(got.n, `${item.question_id} n`).toBe(item.n);
     close(got.difficulty, item.difficulty, `${item.question_id} difficulty`);
     close(got.discrimination, item.discrimination, `${item.question_id} discrimination`);
-    expect(got.options, `${item.question_id} options`).toEqual(item.options);
+    expect(got.flags, `${item.question_id} flags`).toEqual(item.flags);
+    expect(
+      got.options?.map((o: ReferenceOption) => [o.option_id, o.count]),
+      `${item.question_id} options`,
+    ).toEqual(item.options?.map((o) => [o.option_id, o.count]));
+    item.options?.forEach((o, k) => {
+      const what = `${item.question_id} option ${o.option_id}`;
+      close(got.options[k].share, o.share, `${what} share`);
+      close(got.options[k].mean_total, o.mean_total, `${what} mean_total`);
+      close(got.options[k].point_biserial, o.point_biserial, `${what} point_biserial`);
+    });
   });
 }

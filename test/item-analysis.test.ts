@@ -99,11 +99,13 @@ describe("item analysis", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ attempts: "all", n: 0, mean_points: null, stddev_points: null, reliability: null });
     expect(res.json.items.map((i: { question_id: string }) => i.question_id)).toEqual(questionIds);
+    const none = { count: 0, share: null, mean_total: null, point_biserial: null };
     expect(res.json.items[1].options).toEqual([
-      { option_id: "a", count: 0 },
-      { option_id: "b", count: 0 },
-      { option_id: "c", count: 0 },
+      { option_id: "a", ...none },
+      { option_id: "b", ...none },
+      { option_id: "c", ...none },
     ]);
+    for (const item of res.json.items) expect(item.flags).toEqual([]);
     expect(res.json.items[0]).not.toHaveProperty("options");
   });
 

@@ -259,6 +259,8 @@ export const itemOptionCounts = sqliteTable(
     questionId: text("question_id").notNull(),
     optionId: text("option_id").notNull(),
     count: integer("count").notNull().default(0),
+    /** Σ t over the submissions that chose the option: distractor analysis's mean total and point-biserial. */
+    sumT: integer("sum_t").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.quizId, t.attempts, t.questionId, t.optionId] })],
 );

@@ -75,6 +75,69 @@ export function itemFigures(question_id: string, s: ItemSums): ItemFigures {
   return { question_id, n, difficulty, discrimination: round(Math.max(-1, Math.min(1, r))) };
 }
 
+/** Over the submissions presented an item that chose one of its options: how many, and Σt. */
+export interface OptionSums {
+  count: number;
+  sum_t: number;
+}
+
+export interface OptionFigures {
+  option_id: string;
+  count: number;
+  share: number | null;
+  mean_total: number | null;
+  point_biserial: number | null;
+}
+
+/**
+ * Distractor analysis of one option over the item's n submissions: share = count ÷ n; mean total
+ * = Σt ÷ count (points); point-biserial = Pearson's r of chose (1/0) with t, which for a 0/1
+ * variable of mean q = count ÷ n is (Σt_chose ÷ n − q·mean t) ÷ √(q(1−q)·var t); null when
+ * nobody or everybody chose it or the total does not vary.
+ */
+export function optionFigures(option_id: string, item: ItemSums, o: OptionSums): OptionFigures {
+  const { n } = item;
+  const share = n > 0 ? round(o.count / n) : null;
+  const mean_total = o.count > 0 ? round(fromMicro(o.sum_t / o.count)) : null;
+  const vt = variance(n, item.sum_t, item.sum_tt);
+  if (o.count === 0 || o.count >= n || vt === 0) return { option_id, count: o.count, share, mean_total, point_biserial: null };
+  const q = o.count / n;
+  const r = (o.sum_t / n - q * (item.sum_t / n)) / Math.sqrt(q * (1 - q) * vt);
+  return { option_id, count: o.count, share, mean_total, point_biserial: round(Math.max(-1, Math.min(1, r))) };
+}
+
+/** The flags an item can carry (docs/item-analysis.md: thresholds and meaning). */
+export const ITEM_FLAGS = [
+  "negative_discrimination",
+  "low_discrimination",
+  "too_easy",
+  "too_hard",
+  "distractor_attracts_strong",
+] as const;
+export type ItemFlag = (typeof ITEM_FLAGS)[number];
+
+/** Discrimination below this is low; difficulty above TOO_EASY or below TOO_HARD is flagged. */
+export const LOW_DISCRIMINATION = 0.2;
+export const TOO_EASY = 0.95;
+export const TOO_HARD = 0.2;
+
+/**
+ * An item's flags from its figures: discrimination below 0 (negative) and below 0.2 (low — a
+ * negative one is low too); difficulty above 0.95 or below 0.2; a wrong option (not in `key`)
+ * whose choosers score higher than the rest (point-biserial > 0). No figure, no flag.
+ */
+export function itemFlags(item: ItemFigures, options: readonly OptionFigures[], key: ReadonlySet<string>): ItemFlag[] {
+  const flags: ItemFlag[] = [];
+  const d = item.discrimination;
+  if (d !== null && d < 0) flags.push("negative_discrimination");
+  if (d !== null && d < LOW_DISCRIMINATION) flags.push("low_discrimination");
+  if (item.difficulty !== null && item.difficulty > TOO_EASY) flags.push("too_easy");
+  if (item.difficulty !== null && item.difficulty < TOO_HARD) flags.push("too_hard");
+  if (options.some((o) => !key.has(o.option_id) && o.point_biserial !== null && o.point_biserial > 0))
+    flags.push("distractor_attracts_strong");
+  return flags;
+}
+
 /**
  * Cronbach's alpha, k/(k−1) · (1 − Σ var(x_i) ÷ var(t)), over the items presented: null unless
  * every counted submission was presented every one of them (then each item's n is the total's n,

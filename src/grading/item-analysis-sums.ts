@@ -78,15 +78,17 @@ export function itemStatsOnGrade(graded: GradedSubmission, answers: AnswerPoints
       ) WHERE ${won}
       ${totalsUpsert}`,
     sql`
-      INSERT INTO item_option_counts (quiz_id, attempts, question_id, option_id, count)
-      SELECT ${quizId}, attempts, question_id, option_id, count FROM (
-        SELECT m.attempts, json_extract(c.value, '$[0]') AS question_id, json_extract(c.value, '$[1]') AS option_id, 1 AS count
+      INSERT INTO item_option_counts (quiz_id, attempts, question_id, option_id, count, sum_t)
+      SELECT ${quizId}, attempts, question_id, option_id, count, t FROM (
+        SELECT m.attempts, json_extract(c.value, '$[0]') AS question_id, json_extract(c.value, '$[1]') AS option_id, 1 AS count,
+          ${total} AS t
         FROM json_each(${chosen}) c, ${populations(first)} m
         UNION ALL
-        SELECT 'first', json_extract(r.value, '$.question_id'), o.value, -1
+        SELECT 'first', json_extract(r.value, '$.question_id'), o.value, -1, -${storedT}
         FROM submissions f, json_each(f.results) r, json_each(r.value, '$.chosen') o WHERE f.id = ${displaced} AND ${first}
       ) WHERE ${won}
-      ON CONFLICT (quiz_id, attempts, question_id, option_id) DO UPDATE SET count = count + excluded.count`,
+      ON CONFLICT (quiz_id, attempts, question_id, option_id) DO UPDATE SET
+        count = count + excluded.count, sum_t = sum_t + excluded.sum_t`,
   ];
 }
 
@@ -112,6 +114,7 @@ export function itemStatsOnRegrade(
   );
   const t0 = before.total;
   const t1 = after.total;
+  const chosen = JSON.stringify(after.answers.flatMap((a) => (a.chosen ?? []).map((option) => [a.question_id, option])));
   return [
     sql`
       INSERT INTO item_stats (quiz_id, attempts, question_id, n, sum_x, sum_xx, sum_p, sum_t, sum_tt, sum_xt)
@@ -125,5 +128,11 @@ export function itemStatsOnRegrade(
       INSERT INTO item_totals (quiz_id, attempts, n, sum_t, sum_tt)
       SELECT ${quizId}, m.attempts, 0, ${t1} - ${t0}, ${t1} * ${t1} - ${t0} * ${t0} FROM ${populations(first)} m WHERE ${claimed}
       ${totalsUpsert}`,
+    // The options chosen stay; the total their choosers scored moves.
+    sql`
+      UPDATE item_option_counts SET sum_t = sum_t + ${t1 - t0}
+      WHERE quiz_id = ${quizId} AND attempts IN (SELECT attempts FROM ${populations(first)}) AND ${claimed}
+        AND EXISTS (SELECT 1 FROM json_each(${chosen}) c
+                    WHERE json_extract(c.value, '$[0]') = question_id AND json_extract(c.value, '$[1]') = option_id)`,
   ];
 }

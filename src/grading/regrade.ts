@@ -25,7 +25,7 @@ export interface RegradeParams {
 const REGRADE_CHUNK = 40;
 /**
  * D1 statements one invocation may run (the platform allows 1 000). A submission costs at most
- * its claim, then either the moved aggregates (6) or, when it completes a review by the regrade,
+ * its claim, then either the moved aggregates (7) or, when it completes a review by the regrade,
  * every aggregate counted afresh (7, one more per 25 presented questions, and submission.graded),
  * then its change row and submission.regraded; a retry of a submission whose claim was lost as
  * much again, plus one read.
@@ -33,7 +33,7 @@ const REGRADE_CHUNK = 40;
 const REGRADE_STATEMENT_BUDGET = 900;
 const QUESTION_STATS_ROWS_PER_STATEMENT = 25;
 const statementsPerSubmission = (questionCount: number) =>
-  1 + Math.max(6, 8 + Math.ceil(questionCount / QUESTION_STATS_ROWS_PER_STATEMENT)) + 2;
+  1 + Math.max(7, 8 + Math.ceil(questionCount / QUESTION_STATS_ROWS_PER_STATEMENT)) + 2;
 /**
  * The most statements one more chunk can take: a dry run writes at most a change row per
  * submission; an applied chunk the claim and the aggregates of each, and a retry of each.

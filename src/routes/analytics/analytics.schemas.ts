@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ITEM_ATTEMPTS } from "../../domain/item-analysis";
+import { ITEM_ATTEMPTS, ITEM_FLAGS } from "../../domain/item-analysis";
 import { idSchema } from "../../lib/ids";
 
 export const QuizAnalytics = z
@@ -73,10 +73,28 @@ export const ItemAnalysis = z
             description:
               "Pearson correlation of the item's points with the rest of the total (total − item); null when either varies not at all.",
           }),
+          flags: z.array(z.enum(ITEM_FLAGS)).openapi({
+            description:
+              "negative_discrimination (< 0), low_discrimination (< 0.2, negative included), too_easy (difficulty > 0.95), too_hard (< 0.2), distractor_attracts_strong (a wrong option with point_biserial > 0); none without the figure.",
+          }),
           options: z
-            .array(z.object({ option_id: z.string(), count: z.number().int() }))
+            .array(
+              z.object({
+                option_id: z.string(),
+                count: z.number().int().openapi({ description: "Submissions presented the question that chose it." }),
+                share: z.number().nullable().openapi({ description: "count ÷ the item's n; null when n is 0." }),
+                mean_total: z
+                  .number()
+                  .nullable()
+                  .openapi({ description: "Mean total points of those who chose it; null when nobody did." }),
+                point_biserial: z.number().nullable().openapi({
+                  description:
+                    "Correlation of choosing it (1/0) with the total points; null when nobody or everybody chose it or the total does not vary.",
+                }),
+              }),
+            )
             .optional()
-            .openapi({ description: "Choice questions: how often each current option was chosen, zeros included." }),
+            .openapi({ description: "Choice questions: distractor analysis of each current option, zeros included." }),
         }),
       )
       .openapi({ description: "The quiz's questions in order, then questions deleted after they were graded." }),
