@@ -32,6 +32,7 @@ import { problemsRouter } from "./routes/problems";
 import { questionsRouter } from "./routes/questions";
 import { quizzesRouter } from "./routes/quizzes";
 import { regradeRouter } from "./routes/regrade";
+import { resultsExportRouter } from "./routes/results-export";
 import { serviceRouter } from "./routes/service";
 import { quizSubmissionsRouter, submissionsRouter, userSubmissionsRouter } from "./routes/submissions";
 import { usersRouter } from "./routes/users";
@@ -49,6 +50,7 @@ const v1 = createRouter()
   .route("/users", usersRouter)
   .route("/users", userSubmissionsRouter)
   .route("/quizzes", quizGradesRouter)
+  .route("/quizzes", resultsExportRouter)
   .route("/users", userGradesRouter)
   .route("/submissions", submissionsRouter)
   .route("/analytics", analyticsRouter)
