@@ -19,7 +19,7 @@ export type QuestionRow = typeof questions.$inferSelect;
  * without correct_order is in the order its items are listed.
  */
 export function questionRow(quizId: string, input: QuestionInput, position: number, now: string): QuestionRow {
-  const { type, prompt, points, feedback, explanation, pool } = input;
+  const { type, prompt, points, feedback, explanation, pool, title, tags } = input;
   const source: Record<string, unknown> =
     input.type === "matching" && input.pairs !== undefined
       ? { ...input, ...matchingFromPairs(input.pairs, input.distractors ?? []) }
@@ -28,10 +28,15 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
   for (const field of TYPE_FIELDS[type]) definition[field] = source[field];
   // Ids left out: random for items and choices (their order must not tell the key), else a, b, … by position.
   for (const field of ["options", "items", "prompts", "choices"] as const) {
-    const list = source[field] as { id?: string; text: string }[] | undefined;
+    const list = source[field] as { id?: string; text: string; feedback?: string }[] | undefined;
     if (!list) continue;
     const ids = listIds(list, RANDOM_ID_LISTS.includes(field));
-    definition[field] = list.map((o, i) => ({ id: ids[i], text: o.text }));
+    // A choice option's feedback (§13) is kept in the definition beside its text: results show it per version.
+    definition[field] = list.map((o, i) => ({
+      id: ids[i],
+      text: o.text,
+      ...(o.feedback === undefined ? {} : { feedback: o.feedback }),
+    }));
   }
   if (input.type === "ordering" && input.correct_order === undefined)
     definition.correct_order = (definition.items as { id: string }[]).map((item) => item.id);
@@ -55,6 +60,8 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
     feedback,
     explanation: explanation ?? null,
     pool: pool ?? null,
+    title: title ?? null,
+    tags: tags ?? [],
     version: 1,
     answerBytes: answerRowBytes(gradableQuestion({ id, type, points, feedback, explanation: explanation ?? null, definition })),
     createdAt: now,
@@ -64,8 +71,9 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
 
 /**
  * Copies the current version of the questions `where` selects into question_versions, in the
- * batch that wrote them: a new version gets its row, an unchanged version gets its feedback
- * and explanation updated (those do not change grading, so they make no new version).
+ * batch that wrote them: a new version gets its row, an unchanged version gets its feedback,
+ * explanation and definition updated (what changed there does not change grading — option
+ * feedback, in the definition — so it makes no new version).
  */
 export function snapshotVersions(db: Database, where: SQL) {
   return db
@@ -87,7 +95,7 @@ export function snapshotVersions(db: Database, where: SQL) {
     )
     .onConflictDoUpdate({
       target: [questionVersions.questionId, questionVersions.version],
-      set: { feedback: sql`excluded.feedback`, explanation: sql`excluded.explanation` },
+      set: { feedback: sql`excluded.feedback`, explanation: sql`excluded.explanation`, definition: sql`excluded.definition` },
     });
 }
 
@@ -103,6 +111,8 @@ export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Questi
     prompt: row.prompt,
     points: row.points,
     position: row.position,
+    title: row.title,
+    tags: row.tags,
     ...shownCommentary(row, revealKeys),
     pool: row.pool,
     ...shownDefinition(row.definition, revealKeys),

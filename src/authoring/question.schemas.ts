@@ -43,11 +43,48 @@ const points = z
 
 const OptionInput = z.strictObject({ id: optionId.optional(), text: singleLineText(1000) }).openapi("OptionInput");
 const Option = z.object({ id: z.string(), text: z.string() }).openapi("Option");
+const OPTION_FEEDBACK =
+  "Shown with this option's result when the reveal policy shows the key (§13); part of the key, so hidden from credentials without quizzes:write.";
+/** A choice question's option, which may carry feedback of its own (§13); items, prompts and choices do not. */
+const ChoiceOptionInput = z
+  .strictObject({
+    id: optionId.optional(),
+    text: singleLineText(1000),
+    feedback: multiLineText(2000, 1).optional().openapi({ description: OPTION_FEEDBACK }),
+  })
+  .openapi("ChoiceOptionInput");
+const ChoiceOption = z
+  .object({ id: z.string(), text: z.string(), feedback: z.string().optional().openapi({ description: OPTION_FEEDBACK }) })
+  .openapi("ChoiceOption");
+
+export const MAX_TAGS = 20;
+/**
+ * Tags: labels for finding questions (`?tag=` on the list). Like the title they are not part of
+ * grading, so changing them makes no new version. Each tag once, as given (after trimming).
+ */
+const tags = z
+  .array(singleLineText(100))
+  .max(MAX_TAGS)
+  .superRefine((list, ctx) =>
+    list.forEach((tag, i) => {
+      if (list.indexOf(tag) !== i) ctx.addIssue({ code: "custom", path: [i], message: `"${tag}" is listed twice.` });
+    }),
+  )
+  .openapi({
+    uniqueItems: true,
+    description: `At most ${MAX_TAGS} tags of 1–100 characters, each once.`,
+    example: ["geography", "europe"],
+  });
 const Feedback = z
   .strictObject({ correct: multiLineText(2000, 1).optional(), incorrect: multiLineText(2000, 1).optional() })
   .openapi("QuestionFeedback");
 
 const common = {
+  title: singleLineText(200).nullable().optional().openapi({
+    description: "A short name of the question for its authors and in exports; null or left out: none.",
+    example: "Capital of France",
+  }),
+  tags: tags.optional(),
   prompt: multiLineText(10_000, 1).openapi({ example: "What is 2 + 2?" }),
   points,
   feedback: Feedback.default({}),
@@ -68,7 +105,7 @@ const position = {
     .openapi({ description: "1-based position; default: after the last question." }),
 };
 
-const options = z.array(OptionInput).min(MIN_OPTIONS).max(MAX_OPTIONS);
+const options = z.array(ChoiceOptionInput).min(MIN_OPTIONS).max(MAX_OPTIONS);
 
 /** Option ids the client left out become a, b, c, … by position (not items' and choices': see domain/questions). */
 function optionIds(input: { id?: string }[]): string[] {
@@ -92,8 +129,10 @@ const SingleChoiceInput = z
   .openapi("SingleChoiceQuestionInput", {
     example: {
       type: "single_choice",
+      title: "Capital of France",
+      tags: ["geography", "europe"],
       prompt: "Capital of France?",
-      options: [{ text: "Paris" }, { text: "Lyon" }],
+      options: [{ text: "Paris" }, { text: "Lyon", feedback: "Lyon is France's third city; the capital is Paris." }],
       correct_option_id: "a",
     },
   });
@@ -447,11 +486,13 @@ export const QuestionCreate = z
   .openapi("QuestionCreate", {
     example: {
       type: "multiple_choice",
+      title: "Capitals",
+      tags: ["geography"],
       prompt: "Which of these cities are capitals?",
       points: 2,
       options: [
         { id: "a", text: "Madrid" },
-        { id: "b", text: "Porto" },
+        { id: "b", text: "Porto", feedback: "Porto is Portugal's second city; Lisbon is its capital." },
         { id: "c", text: "Rome" },
       ],
       correct_option_ids: ["a", "c"],
@@ -468,6 +509,8 @@ export type QuestionCreate = z.infer<typeof QuestionCreate>;
 export const QuestionPatch = z
   .strictObject({
     type: z.enum(QUESTION_TYPES).optional(),
+    title: z.unknown().optional(),
+    tags: z.unknown().optional(),
     prompt: z.unknown().optional(),
     points: z.unknown().optional(),
     feedback: z.unknown().optional(),
@@ -496,7 +539,7 @@ export const QuestionPatch = z
     max_words: z.unknown().optional(),
   })
   .openapi("QuestionPatch", {
-    example: { prompt: "What is the capital city of France?", points: 2 },
+    example: { prompt: "What is the capital city of France?", points: 2, tags: ["geography", "capitals"] },
     description:
       "Any fields of a question; the result is validated as a whole question of its (new) type. A matching's pairs (and distractors) replace its prompts, choices and correct_matches; an ordering's items sent with ids left out, without correct_order, are the order as listed.",
   });
@@ -506,6 +549,8 @@ export const Question = z
     id: idSchema("question"),
     quiz_id: idSchema("quiz"),
     type: z.enum(QUESTION_TYPES),
+    title: z.string().nullable().openapi({ description: "The question's name for its authors; null when it has none." }),
+    tags: z.array(z.string()).openapi({ description: "Its tags, in the order given; `[]` when none." }),
     prompt: z.string(),
     points: z.number(),
     position: z.number().int().openapi({ description: "1-based order within the quiz." }),
@@ -514,7 +559,7 @@ export const Question = z
       .openapi({ description: "Shown with an answer's result; part of the key: `{}` to a credential without quizzes:write." }),
     explanation: z.string().nullable().openapi({ description: "Part of the key: null to a credential without quizzes:write." }),
     pool: z.string().nullable().openapi({ description: "The question's pool; null: presented in every submission." }),
-    options: z.array(Option).optional(),
+    options: z.array(ChoiceOption).optional(),
     correct_option_id: z.string().optional(),
     correct_option_ids: z.array(z.string()).optional(),
     scoring: z.enum(MULTIPLE_CHOICE_SCORINGS).optional(),

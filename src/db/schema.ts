@@ -42,6 +42,10 @@ export const questions = sqliteTable(
     explanation: text("explanation"),
     /** The pool the question belongs to (a label); null: presented in every submission. */
     pool: text("pool"),
+    /** An author's name for the question (§13); not part of grading, so a change makes no new version. */
+    title: text("title"),
+    /** Labels for finding questions (`?tag=`), a JSON array; not part of grading either. */
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default([]),
     /** 1 at creation, +1 for every change to what grading reads (key, options, scoring, points). */
     version: integer("version").notNull().default(1),
     /** The most its answer and result add to a submission's row (domain/answers answerRowBytes): a quiz's sum is bounded. */
@@ -288,6 +292,8 @@ export const jobs = sqliteTable(
     sumBefore: real("sum_before").notNull().default(0),
     result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
     error: text("error"),
+    /** The failure's code where the job type reports one (an import's `error: { code, detail }`); `error` is the detail. */
+    errorCode: text("error_code"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     finishedAt: text("finished_at"),

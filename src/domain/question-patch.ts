@@ -4,6 +4,8 @@ import { type StoredQuestion, TYPE_FIELDS } from "./questions";
 export function questionAsInput(stored: StoredQuestion): Record<string, unknown> {
   return {
     type: stored.type,
+    ...(stored.title == null ? {} : { title: stored.title }),
+    ...(stored.tags === undefined || stored.tags.length === 0 ? {} : { tags: stored.tags }),
     prompt: stored.prompt,
     points: stored.points,
     feedback: stored.feedback,

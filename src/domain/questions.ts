@@ -36,6 +36,8 @@ export const TYPE_FIELDS: Record<QuestionType, readonly string[]> = {
 interface ChoiceOption {
   id: string;
   text: string;
+  /** A choice option's own feedback (§13): shown with its result once the key is revealed; never graded. */
+  feedback?: string;
 }
 
 /** The messages shown with an answer's result, by whether it was correct. */
@@ -134,6 +136,19 @@ export interface StoredQuestion {
   definition: Record<string, unknown>;
   /** The pool the question is drawn from (quiz settings.pools); null: always presented. */
   pool?: string | null;
+  /** An author's name and labels (§13); not part of grading. */
+  title?: string | null;
+  tags?: string[];
+}
+
+/**
+ * What grading reads of a definition: the definition without option feedback, which is shown
+ * with results but scores nothing, so that changing it makes no new version of the question.
+ */
+export function gradedDefinition(definition: Record<string, unknown>): Record<string, unknown> {
+  const options = definition.options;
+  if (!Array.isArray(options)) return definition;
+  return { ...definition, options: options.map(({ feedback: _feedback, ...option }: { feedback?: unknown }) => option) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { hasScope } from "../lib/scopes";
 import { policyReveals, type RevealFacts } from "./attempts";
-import type { QuestionFeedback } from "./questions";
+import type { GradableQuestion, QuestionFeedback } from "./questions";
 
 /**
  * Who sees answer keys, in one place. A question's key is shown only to credentials that could
@@ -83,4 +83,22 @@ export function withAnswerKey<T extends object>(
   key: () => unknown,
 ): T & { correct_answer?: unknown } {
   return reveal ? { ...answer, correct_answer: key() } : answer;
+}
+
+/**
+ * The feedback of each option a response chose (§13), as a result shows it: only when the
+ * results reveal the key (option feedback is part of it), only for choice questions, and only
+ * options that have feedback, in the question's order; undefined when there is none to show.
+ */
+export function chosenOptionFeedback(
+  question: GradableQuestion,
+  response: unknown,
+  reveal: boolean,
+): { option_id: string; feedback: string }[] | undefined {
+  if (!reveal || (question.type !== "single_choice" && question.type !== "multiple_choice")) return undefined;
+  const chosen = new Set<unknown>(Array.isArray(response) ? response : [response]);
+  const shown = question.options.flatMap((o) =>
+    chosen.has(o.id) && o.feedback !== undefined ? [{ option_id: o.id, feedback: o.feedback }] : [],
+  );
+  return shown.length > 0 ? shown : undefined;
 }

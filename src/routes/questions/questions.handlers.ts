@@ -6,8 +6,8 @@ import * as service from "./questions.service";
 
 export const listQuestions: AppRouteHandler<typeof routes.listQuestions> = async (c) => {
   const { id } = c.req.valid("param");
-  const { limit, cursor } = c.req.valid("query");
-  const rows = await service.listQuestions(c.var.db, id, cursor, limit);
+  const { limit, cursor, tag } = c.req.valid("query");
+  const rows = await service.listQuestions(c.var.db, id, cursor, limit, tag);
   const { items, nextCursor } = toPage(c, rows, limit, (q) => q.position);
   const reveal = canSeeAnswerKeys(c);
   return c.json({ questions: items.map((q) => service.serializeQuestion(q, reveal)), next_cursor: nextCursor }, 200);

@@ -5,6 +5,7 @@ import { Question, QuestionCreate, QuestionPatch } from "../../authoring/questio
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
+import { singleLineText } from "../../lib/text";
 
 const tags = ["Questions"];
 const QuizParams = z.object({ id: idSchema("quiz") });
@@ -18,8 +19,16 @@ export const listQuestions = defineRoute({
   ...scoped("quizzes:read"),
   summary: "List a quiz's questions in order",
   description:
-    "Returns the quiz's questions by position, first to last. To a credential without quizzes:write the key is hidden: no key fields, `feedback` `{}`, `explanation` null, ordering items and matching choices sorted by id. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
-  request: { params: QuizParams, query: z.strictObject(pageQuery("position")) },
+    "Returns the quiz's questions by position, first to last; with `tag`, only those carrying that tag. To a credential without quizzes:write the key is hidden: no key fields, `feedback` `{}`, `explanation` null, no option feedback, ordering items and matching choices sorted by id. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
+  request: {
+    params: QuizParams,
+    query: z.strictObject({
+      ...pageQuery("position"),
+      tag: singleLineText(100)
+        .optional()
+        .openapi({ description: "Only questions with this tag (compared exactly, after trimming).", example: "geography" }),
+    }),
+  },
   responses: {
     200: jsonResponse(z.object({ questions: z.array(Question), next_cursor: nextCursorSchema }), "A page of questions."),
     ...errorResponses(400, 404, ...COMMON_ERRORS),

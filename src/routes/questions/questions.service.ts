@@ -14,6 +14,7 @@ import { questions, quizzes } from "../../db/schema";
 import { prepared, statement } from "../../db/statements";
 import { previousAttributes } from "../../domain/events";
 import { mergeQuestionPatch } from "../../domain/question-patch";
+import { gradedDefinition } from "../../domain/questions";
 import type { Database } from "../../env";
 import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
@@ -26,11 +27,24 @@ async function requireQuiz(db: Database, quizId: string) {
   if (!quiz) throw notFound("Quiz");
 }
 
-export async function listQuestions(db: Database, quizId: string, afterPosition: number | undefined, limit: number) {
+/** A page of the quiz's questions by position; with `tag`, those carrying it (a quiz holds at most 200, so the filter stays cheap). */
+export async function listQuestions(
+  db: Database,
+  quizId: string,
+  afterPosition: number | undefined,
+  limit: number,
+  tag?: string,
+) {
   const rows = await db
     .select()
     .from(questions)
-    .where(and(eq(questions.quizId, quizId), afterPosition === undefined ? undefined : gt(questions.position, afterPosition)))
+    .where(
+      and(
+        eq(questions.quizId, quizId),
+        afterPosition === undefined ? undefined : gt(questions.position, afterPosition),
+        tag === undefined ? undefined : sql`EXISTS (SELECT 1 FROM json_each(${questions.tags}) WHERE value = ${tag})`,
+      ),
+    )
     .orderBy(asc(questions.position))
     .limit(limit + 1);
   if (rows.length === 0) await requireQuiz(db, quizId);
@@ -167,14 +181,15 @@ const unchangedSince = (read: QuestionRow): SQL =>
 
 /**
  * The question after a change: the validated input's fields over the row read, at `position`. A
- * change to what grading reads (type, points, key, options, scoring) makes a new version.
+ * change to what grading reads (type, points, key, options, scoring) makes a new version; its
+ * title, tags, feedback, explanation and option feedback do not.
  */
 function changedQuestion(read: QuestionRow, input: QuestionInput, position: number): QuestionRow {
   const { id: _id, createdAt: _c, position: _p, version: _v, updatedAt: _u, ...fresh } = questionRow(read.quizId, input, 0, "");
   const regrades =
     fresh.type !== read.type ||
     fresh.points !== read.points ||
-    JSON.stringify(fresh.definition) !== JSON.stringify(read.definition);
+    JSON.stringify(gradedDefinition(fresh.definition)) !== JSON.stringify(gradedDefinition(read.definition));
   // After the updated_at read, so that the row never shows one updated_at twice (see unchangedSince).
   const updatedAt = updatedAfter(read.updatedAt);
   return { ...read, ...fresh, position, version: read.version + (regrades ? 1 : 0), updatedAt };

@@ -4,7 +4,7 @@ import { allowedAttempts } from "../../domain/attempts";
 import { type AnswerResult, correctAnswerOf, type StoredAnswerResult } from "../../domain/grading";
 import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
-import { resultsRevealKeys, shownCommentary, withAnswerKey } from "../../domain/reveal";
+import { chosenOptionFeedback, resultsRevealKeys, shownCommentary, withAnswerKey } from "../../domain/reveal";
 import type { Database } from "../../env";
 import { gradeResponse } from "../../grading/grade";
 import { notFound } from "../../lib/errors";
@@ -108,5 +108,8 @@ function answerResult(entry: StoredAnswerResult, version: QuestionVersionRow | u
     feedback: feedback ?? null,
     explanation: shown.explanation,
   };
-  return withAnswerKey(answer, reveal, () => correctAnswerOf(question));
+  const optionFeedback = chosenOptionFeedback(question, response, reveal);
+  return withAnswerKey(optionFeedback ? { ...answer, option_feedback: optionFeedback } : answer, reveal, () =>
+    correctAnswerOf(question),
+  );
 }

@@ -126,6 +126,13 @@ const AnswerResult = z
       .string()
       .nullable()
       .openapi({ description: "Part of the key: null until the reveal policy shows the key to this credential." }),
+    option_feedback: z
+      .array(z.object({ option_id: z.string(), feedback: z.string() }))
+      .optional()
+      .openapi({
+        description:
+          "Choice questions, once the reveal policy shows the key to this credential: the feedback of each option the response chose that has one; absent when none has.",
+      }),
     correct_answer: z.unknown().optional().openapi({
       description:
         "The key, when the quiz's settings.show_correct_answers shows it to this credential (always with quizzes:write).",
