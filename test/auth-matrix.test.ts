@@ -278,6 +278,10 @@ const ROUTES: Record<string, RouteCase> = {
     scope: "webhooks:write",
     build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}/deliveries` }),
   },
+  "POST /v1/webhook-endpoints/:id/test": {
+    scope: "webhooks:write",
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}/test` }),
+  },
 };
 
 /** The /v1 routes the app serves, one entry per method and path. */

@@ -24,6 +24,7 @@ export const EVENT_TYPES = [
   "oauth_client.secret_rotated",
   "oauth_client.deleted",
   "webhook_endpoint.disabled",
+  "webhook_endpoint.test",
   "lti.passback.failed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -259,6 +259,13 @@ export const PROBLEMS = {
     todo: "Delete an endpoint you no longer use, or subscribe one endpoint to several event types.",
     detail: "At most 100 webhook endpoints; delete one before creating another.",
   },
+  endpoint_disabled: {
+    status: 409,
+    title: "Endpoint disabled",
+    means: "The endpoint is disabled, so nothing is delivered to it: a test event would not be sent either.",
+    todo: "Enable it (PATCH /v1/webhook-endpoints/{id} with enabled: true), then send the test again.",
+    detail: "The endpoint is disabled; enable it before sending it a test event.",
+  },
   endpoint_not_subscribed: {
     status: 409,
     title: "Endpoint not subscribed",

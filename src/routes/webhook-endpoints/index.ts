@@ -9,4 +9,5 @@ export const webhookEndpointsRouter = createRouter()
   .openapi(routes.updateWebhookEndpoint, handlers.updateWebhookEndpoint)
   .openapi(routes.deleteWebhookEndpoint, handlers.deleteWebhookEndpoint)
   .openapi(routes.rotateWebhookSecret, handlers.rotateWebhookSecret)
-  .openapi(routes.listDeliveries, handlers.listDeliveries);
+  .openapi(routes.listDeliveries, handlers.listDeliveries)
+  .openapi(routes.sendTestEvent, handlers.sendTestEvent);

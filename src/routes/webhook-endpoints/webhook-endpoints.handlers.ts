@@ -52,3 +52,6 @@ export const listDeliveries: AppRouteHandler<typeof routes.listDeliveries> = asy
   const { items, nextCursor } = toPage(c, rows, limit, (delivery) => delivery.id);
   return c.json({ deliveries: items, next_cursor: nextCursor }, 200);
 };
+
+export const sendTestEvent: AppRouteHandler<typeof routes.sendTestEvent> = async (c) =>
+  c.json(await service.sendTestEvent(c.env, c.var.db, viewer(c), c.req.valid("param").id), 202);

@@ -7,6 +7,7 @@ import { pageQuery } from "../../lib/pagination";
 import {
   DeliveryPage,
   SecretRotate,
+  TestEventSent,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointPage,
@@ -116,4 +117,19 @@ export const listDeliveries = defineRoute({
   description: `One record per attempt — per (event, redelivery, attempt), however often the queue hands a message over: its status, the receiver's HTTP status, how long it took, the error, and when the next attempt is due. Kept 30 days. ${OWNED}`,
   request: { params: Params, query: z.strictObject(pageQuery("delivery")) },
   responses: { 200: jsonResponse(DeliveryPage, "A page of delivery attempts."), ...errorResponses(400, 404, ...COMMON_ERRORS) },
+});
+
+export const sendTestEvent = defineRoute({
+  operationId: "sendWebhookTestEvent",
+  method: "post",
+  path: "/{id}/test",
+  tags,
+  ...scoped("webhooks:write", idempotent()),
+  summary: "Send the endpoint a test event",
+  description: `Records a \`webhook_endpoint.test\` event (its \`data.object\` the endpoint, URL origin only) and delivers it to this endpoint only, whatever types it subscribes to, signed like any event; the attempt and any retries are recorded under its deliveries. No body. A disabled endpoint → 409 endpoint_disabled. ${OWNED}`,
+  request: { params: Params },
+  responses: {
+    202: jsonResponse(TestEventSent, "The test event is recorded and its delivery queued."),
+    ...errorResponses(404, 409, ...COMMON_ERRORS),
+  },
 });

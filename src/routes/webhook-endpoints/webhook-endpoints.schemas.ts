@@ -113,3 +113,12 @@ const Delivery = z
   .openapi("WebhookDelivery");
 
 export const DeliveryPage = z.object({ deliveries: z.array(Delivery), next_cursor: nextCursorSchema });
+
+export const TestEventSent = z
+  .object({
+    event_id: z.string().openapi({ description: "The webhook_endpoint.test event (GET /v1/events/{id})." }),
+    endpoint_id: z.string(),
+  })
+  .openapi("TestEventSent", {
+    example: { event_id: "evt_01kamz3f7c9n0p8s6e5vwx2y4r", endpoint_id: "whe_01kamz3f7c9n0p8s6e5vwx2y4r" },
+  });

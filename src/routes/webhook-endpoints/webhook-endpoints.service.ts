@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, gt, lt, sql } from "drizzle-orm";
-import { webhookDeliveries, webhookEndpoints } from "../../db/events-schema";
+import { events, webhookDeliveries, webhookEndpoints } from "../../db/events-schema";
 import { judgeWebhookUrl } from "../../domain/webhook-url";
 import type { Database } from "../../env";
-import { serializeEndpoint, type Viewer, visibleTo } from "../../events/endpoints";
+import { endpointForEvent, serializeEndpoint, type Viewer, visibleTo } from "../../events/endpoints";
+import { sendAll } from "../../events/messages";
 import { sealSecret } from "../../events/secrets";
 import { newSigningSecret } from "../../events/signature";
 import { forgetSubscriptions } from "../../events/subscribers";
@@ -142,6 +143,30 @@ export async function rotateSecret(env: Env, db: Database, viewer: Viewer, id: s
     .returning();
   if (!row) throw notFound("Webhook endpoint");
   return { ...serializeEndpoint(row), secret };
+}
+
+/**
+ * A `webhook_endpoint.test` event, sent to this endpoint only, whatever it subscribes to: recorded
+ * (readable at GET /v1/events/{id}) already dispatched, so the fan-out and the sweep pass it by,
+ * and its delivery queued like any first attempt (its record under the endpoint's deliveries, its
+ * retries on the usual schedule).
+ */
+export async function sendTestEvent(env: Env, db: Database, viewer: Viewer, id: string) {
+  const [row] = await db.select().from(webhookEndpoints).where(visible(viewer, id));
+  if (!row) throw notFound("Webhook endpoint");
+  if (!row.enabled) throw conflict("endpoint_disabled", "The endpoint is disabled; enable it before sending it a test event.");
+  const now = Date.now();
+  const eventId = newId("event", now);
+  await db.insert(events).values({
+    id: eventId,
+    type: "webhook_endpoint.test",
+    createdAt: isoNow(now),
+    data: { object: endpointForEvent(row) },
+    previousAttributes: null,
+    dispatchedAt: isoNow(now),
+  });
+  await sendAll(env.EVENTS_QUEUE, [{ kind: "delivery", event_id: eventId, endpoint_id: row.id, attempt: 1 }]);
+  return { event_id: eventId, endpoint_id: row.id };
 }
 
 function serializeDelivery(row: DeliveryRow) {
