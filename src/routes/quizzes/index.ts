@@ -1,4 +1,6 @@
 import { createRouter } from "../../lib/openapi";
+import * as exportHandlers from "./export.handlers";
+import * as exportRoutes from "./export.routes";
 import * as handlers from "./quizzes.handlers";
 import * as routes from "./quizzes.routes";
 
@@ -8,4 +10,5 @@ export const quizzesRouter = createRouter()
   .openapi(routes.createQuiz, handlers.createQuiz)
   .openapi(routes.getQuiz, handlers.getQuiz)
   .openapi(routes.updateQuiz, handlers.updateQuiz)
-  .openapi(routes.deleteQuiz, handlers.deleteQuiz);
+  .openapi(routes.deleteQuiz, handlers.deleteQuiz)
+  .openapi(exportRoutes.exportQuiz, exportHandlers.exportQuiz);

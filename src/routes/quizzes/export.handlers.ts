@@ -1,0 +1,32 @@
+import { asc, eq } from "drizzle-orm";
+import { serializeQuestion } from "../../authoring/question-rows";
+import { questions, quizzes } from "../../db/schema";
+import { fileSlug, type QuizQuestion, exportQuiz as writeFile } from "../../interchange";
+import { notFound } from "../../lib/errors";
+import type { AppRouteHandler } from "../../lib/openapi";
+import type * as routes from "./export.routes";
+
+/** GET /v1/quizzes/{id}/export: the quiz and its questions (keys included) read in one round trip, written in the format. */
+export const exportQuiz: AppRouteHandler<typeof routes.exportQuiz> = async (c) => {
+  const { id } = c.req.valid("param");
+  const { format } = c.req.valid("query");
+  const db = c.var.db;
+  const [quiz, rows] = await db.batch([
+    db.select({ title: quizzes.title, description: quizzes.description }).from(quizzes).where(eq(quizzes.id, id)),
+    db.select().from(questions).where(eq(questions.quizId, id)).orderBy(asc(questions.position)),
+  ]);
+  const found = quiz[0];
+  if (!found) throw notFound("Quiz");
+  const file = writeFile(
+    format,
+    found,
+    rows.map((row) => serializeQuestion(row, true) as QuizQuestion),
+  );
+  // Bytes either way: a text format's body is UTF-8, as its media type says.
+  const body = typeof file.body === "string" ? new TextEncoder().encode(file.body) : file.body;
+  return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+    "content-type": file.contentType,
+    "content-disposition": `attachment; filename="${fileSlug(found.title)}.${file.extension}"`,
+    ...(file.skipped.length > 0 ? { "export-skipped": file.skipped.join(",") } : {}),
+  });
+};
