@@ -63,11 +63,18 @@ export const SETTINGS_FIELDS = {
     })
     .openapi({ description: "The band with the highest min_score ≤ score gives the submission's feedback." }),
   show_correct_answers: z
-    .union([z.enum(REVEAL_POLICIES), z.boolean()])
+    .union([
+      z.enum(REVEAL_POLICIES),
+      z.boolean().openapi({
+        deprecated: true,
+        description:
+          'Deprecated since 2026-11-26, sunset 2027-03-01: true and false are read as "always" and "never"; send those instead.',
+      }),
+    ])
     .transform((value): RevealPolicy => (value === true ? "always" : value === false ? "never" : value))
     .openapi({
       description:
-        'When results show answer keys (with the questions\' feedback and explanations) to credentials without quizzes:write: "always"; "after_last_attempt" (once the user\'s graded attempts reach max_attempts + extra_attempts); "after_due" (after available_until, else the submission\'s deadline, else once graded); "never". Neither "after_last_attempt" nor "after_due" reveals while the user holds an open submission or may start another (the window open and attempts left). true and false are read as "always" and "never".',
+        'When results show answer keys (with the questions\' feedback and explanations) to credentials without quizzes:write: "always"; "after_last_attempt" (once the user\'s graded attempts reach max_attempts + extra_attempts); "after_due" (after available_until, else the submission\'s deadline, else once graded); "never". Neither "after_last_attempt" nor "after_due" reveals while the user holds an open submission or may start another (the window open and attempts left). true and false, deprecated, are read as "always" and "never" (the answer then carries Deprecation and Sunset headers).',
     }),
   available_from: timestamp.openapi({ description: "Submissions may be created from this instant (inclusive); null: any time." }),
   available_until: timestamp.openapi({

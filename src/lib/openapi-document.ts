@@ -9,7 +9,12 @@ OAuth 2.0 access token from POST /oauth/token (client credentials). Errors are R
 details (application/problem+json) with a stable \`code\`, except on /oauth/*, where they follow
 RFC 6749 §5.2. Every /v1 answer carries RateLimit-Policy and RateLimit headers; every POST under
 /v1 accepts an Idempotency-Key. Every /v1 answer carries X-D1-Bookmark: send it back in the same
-header to read your own writes from any read replica (a malformed one → 400 invalid_bookmark).`;
+header to read your own writes from any read replica (a malformed one → 400 invalid_bookmark).
+
+Compatibility: changes under /v1 are additive. What is to be removed is first marked deprecated
+here and answered, whenever a request uses it, with Deprecation (RFC 9745) and Sunset (RFC 8594)
+headers for at least 90 days before it may stop working; each release's changes and migration
+notes are in the CHANGELOG. Security fixes may break at once, and say so.`;
 
 type Response = { description?: string; headers?: Record<string, unknown>; content?: unknown };
 type Operation = { description?: string; parameters?: unknown[]; responses?: Record<string, Response> };
@@ -47,9 +52,7 @@ function tagsOf(paths: Record<string, Record<string, { tags?: string[] } | undef
   const used = new Set(Object.values(paths).flatMap((item) => METHODS.flatMap((m) => item[m]?.tags ?? [])));
   const order = Object.keys(TAG_DESCRIPTIONS);
   const rank = (tag: string) => (order.includes(tag) ? order.indexOf(tag) : order.length);
-  return [...used]
-    .sort((a, b) => rank(a) - rank(b))
-    .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" }));
+  return [...used].sort((a, b) => rank(a) - rank(b)).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" }));
 }
 
 const problem = (description: string): Response => ({

@@ -110,7 +110,17 @@ export function corsFromAllowList(): MiddlewareHandler<AppEnv> {
     return cors({
       origin: origins,
       allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "Idempotency-Key", "X-Request-Id", "X-D1-Bookmark"],
-      exposeHeaders: ["Location", "Link", "X-Request-Id", "RateLimit", "RateLimit-Policy", "Retry-After", "X-D1-Bookmark"],
+      exposeHeaders: [
+        "Location",
+        "Link",
+        "X-Request-Id",
+        "RateLimit",
+        "RateLimit-Policy",
+        "Retry-After",
+        "X-D1-Bookmark",
+        "Deprecation",
+        "Sunset",
+      ],
       maxAge: 600,
     })(c, next);
   };

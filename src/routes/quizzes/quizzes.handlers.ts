@@ -1,3 +1,5 @@
+import type { Context } from "hono";
+import { noteDeprecation } from "../../lib/deprecations";
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
 import type * as routes from "./quizzes.routes";
@@ -10,7 +12,14 @@ export const listQuizzes: AppRouteHandler<typeof routes.listQuizzes> = async (c)
   return c.json({ quizzes: items, next_cursor: nextCursor }, 200);
 };
 
+/** A request that gave show_correct_answers as a boolean is told it is deprecated (the body as sent, not as parsed). */
+async function noteBooleanRevealPolicy(c: Context): Promise<void> {
+  const body = (await c.req.json()) as { settings?: { show_correct_answers?: unknown } } | undefined;
+  if (typeof body?.settings?.show_correct_answers === "boolean") noteDeprecation(c, "boolean_show_correct_answers");
+}
+
 export const createQuiz: AppRouteHandler<typeof routes.createQuiz> = async (c) => {
+  await noteBooleanRevealPolicy(c);
   const quiz = await service.createQuiz(c.var.db, c.req.valid("json"));
   c.header("Location", `/v1/quizzes/${quiz.id}`);
   return c.json(quiz, 201);
@@ -19,8 +28,10 @@ export const createQuiz: AppRouteHandler<typeof routes.createQuiz> = async (c) =
 export const getQuiz: AppRouteHandler<typeof routes.getQuiz> = async (c) =>
   c.json(await service.getQuiz(c.var.db, c.req.valid("param").id), 200);
 
-export const updateQuiz: AppRouteHandler<typeof routes.updateQuiz> = async (c) =>
-  c.json(await service.updateQuiz(c.var.db, c.req.valid("param").id, c.req.valid("json")), 200);
+export const updateQuiz: AppRouteHandler<typeof routes.updateQuiz> = async (c) => {
+  await noteBooleanRevealPolicy(c);
+  return c.json(await service.updateQuiz(c.var.db, c.req.valid("param").id, c.req.valid("json")), 200);
+};
 
 export const deleteQuiz: AppRouteHandler<typeof routes.deleteQuiz> = async (c) => {
   await service.deleteQuiz(c.var.db, c.req.valid("param").id);

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
+import { DEPRECATION_RESPONSE_HEADERS } from "../../lib/deprecations";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
@@ -35,7 +36,10 @@ export const createQuiz = defineRoute({
     "Creates the quiz and, in the same request, any questions sent with it, in the order given; either all are created or none. Its quiz.created event carries this answer as it is.",
   request: jsonBody(QuizCreate),
   responses: {
-    201: jsonResponse(CreatedQuiz, "The quiz with the ids of the questions created with it; Location names it."),
+    201: {
+      ...jsonResponse(CreatedQuiz, "The quiz with the ids of the questions created with it; Location names it."),
+      headers: DEPRECATION_RESPONSE_HEADERS,
+    },
     ...errorResponses(...BODY_ERRORS, ...COMMON_ERRORS),
   },
 });
@@ -63,7 +67,7 @@ export const updateQuiz = defineRoute({
     "Changes only the fields sent; the others keep their values. Its questions are changed through the question operations. An `available_until` moved earlier or a shorter `time_limit_seconds` moves the `deadline_at` of the quiz's open submissions earlier in the same write (never later); the cron grades them once past it.",
   request: { params: Params, ...jsonBody(QuizPatch) },
   responses: {
-    200: jsonResponse(Quiz, "The changed quiz."),
+    200: { ...jsonResponse(Quiz, "The changed quiz."), headers: DEPRECATION_RESPONSE_HEADERS },
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });
