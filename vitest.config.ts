@@ -28,6 +28,9 @@ export default defineConfig(async () => {
                   // Usage written a second behind, not 9 (the deployed default): a test that settles a
                   // request's waitUntil work would wait out the flush. test/usage.test.ts checks the default.
                   USAGE_FLUSH_SECONDS: "1",
+                  // LTI: the loopback platform of test/lti-platform.ts, and a score's 8 attempts a second apart.
+                  LTI_PLATFORM_URL: inject("ltiPlatformUrl"),
+                  LTI_PASSBACK_RETRY_DELAYS_SECONDS: "1,1,1,1,1,1,1",
                 },
               },
             })),
@@ -37,7 +40,7 @@ export default defineConfig(async () => {
             include: ["test/**/*.test.ts"],
             exclude: [...configDefaults.exclude, "test/e2e/**"],
             setupFiles: ["./test/apply-migrations.ts"],
-            globalSetup: ["./test/webhook-receiver.ts"],
+            globalSetup: ["./test/webhook-receiver.ts", "./test/lti-platform.ts"],
             sequence: { groupOrder: 0 },
           },
         },

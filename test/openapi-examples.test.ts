@@ -151,7 +151,8 @@ function requestExamples(doc: any): Example[] {
 
 describe("the request examples of /openapi.json", async () => {
   const doc = (await call("/openapi.json")).json;
-  const examples = requestExamples(doc);
+  // LTI's need the loopback platform and a freshly signed token: test/lti/examples.test.ts sends them.
+  const examples = requestExamples(doc).filter((e) => !e.path.startsWith("/v1/lti/"));
 
   it("cover every operation with a JSON body", () => {
     expect(examples.length).toBeGreaterThan(10);

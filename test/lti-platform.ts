@@ -1,0 +1,220 @@
+// vitest globalSetup (runs in Node, not in workerd): a loopback LTI 1.3 platform for test/lti/.
+// The worker under test fetches its JWKS, asks its token endpoint for AGS tokens and posts
+// scores to its line items over 127.0.0.1, as it would to an LMS; the tests drive it through
+// control endpoints. Each test makes platforms of its own names under /p/<name>/:
+//
+//   POST /p/<name>/setup        { client_id, audience? }: a platform with one RS256 key
+//   GET  /p/<name>/jwks         its public keys
+//   POST /p/<name>/keys/rotate  a new current key (the old one stays in the JWKS)
+//   POST /p/<name>/sign         { payload, key?: "current" | "stranger", kid? }: an id_token
+//   POST /p/<name>/tool-jwks    the tool's key set (the tests copy /.well-known/jwks.json here)
+//   POST /p/<name>/token        the token endpoint: verifies the client assertion (RFC 7523)
+//   POST /p/<name>/lineitems/<id>/scores   AGS scores: recorded with arrival time and in-flight count
+//   POST /p/<name>/plan         how scores are answered: { status, retry_after?, first_per_user?, times?, delay_ms? }
+//   GET  /p/<name>/log          { scores, tokens, max_in_flight, jwks_fetches }
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from "jose";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    ltiPlatformUrl: string;
+  }
+}
+
+const SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score";
+const SCORE_TYPE = "application/vnd.ims.lis.v1.score+json";
+
+interface Key {
+  kid: string;
+  privateKey: CryptoKey;
+  publicJwk: Record<string, unknown>;
+}
+
+interface Plan {
+  status?: number;
+  retry_after?: number;
+  /** Only each user's first N scores get `status`. */
+  first_per_user?: number;
+  /** Only the next N scores get `status`. */
+  times?: number;
+  delay_ms?: number;
+}
+
+interface Platform {
+  clientId: string;
+  audience: string | undefined;
+  keys: Key[];
+  toolJwks: JSONWebKeySet;
+  jtis: Set<string>;
+  tokens: Map<string, number>;
+  tokenLog: { at: number; ok: boolean; error?: string }[];
+  scores: { lineitem: string; query: string; body: any; at: number; answered_at: number; in_flight: number; status: number }[];
+  perUser: Map<string, number>;
+  plan: Plan;
+  inFlight: number;
+  maxInFlight: number;
+  jwksFetches: number;
+}
+
+const platforms = new Map<string, Platform>();
+let base = "";
+
+async function newKey(): Promise<Key> {
+  const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
+  const kid = `platform-key-${crypto.randomUUID()}`;
+  return { kid, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" } };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  // A connection per request: workerd never reuses one that Node is closing ("Network connection lost").
+  res.writeHead(status, { "content-type": "application/json", connection: "close", ...headers }).end(JSON.stringify(body));
+}
+
+async function token(p: Platform, name: string, form: URLSearchParams): Promise<[number, unknown]> {
+  const refuse = (error: string): [number, unknown] => {
+    p.tokenLog.push({ at: Date.now(), ok: false, error });
+    return [400, { error: "invalid_client", error_description: error }];
+  };
+  if (form.get("grant_type") !== "client_credentials") return refuse("grant_type");
+  if (form.get("client_assertion_type") !== "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+    return refuse("assertion type");
+  if (!form.get("scope")?.split(" ").includes(SCORE_SCOPE)) return refuse("scope");
+  try {
+    const { payload } = await jwtVerify(form.get("client_assertion") ?? "", createLocalJWKSet(p.toolJwks), {
+      algorithms: ["RS256"],
+      issuer: p.clientId,
+      subject: p.clientId,
+      audience: p.audience ?? `${base}/p/${name}/token`,
+    });
+    if (typeof payload.jti !== "string" || p.jtis.has(payload.jti)) return refuse("jti missing or reused");
+    if (typeof payload.exp !== "number" || typeof payload.iat !== "number" || payload.exp - payload.iat > 300)
+      return refuse("assertion lives longer than 5 minutes");
+    p.jtis.add(payload.jti);
+  } catch (error) {
+    return refuse(`assertion: ${String(error)}`);
+  }
+  const access = `at-${crypto.randomUUID()}`;
+  p.tokens.set(access, Date.now() + 3600_000);
+  p.tokenLog.push({ at: Date.now(), ok: true });
+  return [200, { access_token: access, token_type: "Bearer", expires_in: 3600, scope: SCORE_SCOPE }];
+}
+
+/** The status a score gets under the plan, counting it. */
+function planned(p: Platform, userId: string): number {
+  const seen = (p.perUser.get(userId) ?? 0) + 1;
+  p.perUser.set(userId, seen);
+  const { status, first_per_user, times } = p.plan;
+  if (status === undefined) return 200;
+  if (first_per_user !== undefined) return seen <= first_per_user ? status : 200;
+  if (times !== undefined) {
+    if (times <= 0) return 200;
+    p.plan.times = times - 1;
+  }
+  return status;
+}
+
+async function score(p: Platform, req: IncomingMessage, body: string, lineitem: string, query: string, res: ServerResponse) {
+  const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+  if (!auth || (p.tokens.get(auth) ?? 0) < Date.now()) return json(res, 401, { error: "invalid token" });
+  if (req.headers["content-type"] !== SCORE_TYPE) return json(res, 415, { error: "media type" });
+  p.inFlight++;
+  p.maxInFlight = Math.max(p.maxInFlight, p.inFlight);
+  const parsed = JSON.parse(body);
+  const entry = { lineitem, query, body: parsed, at: Date.now(), answered_at: 0, in_flight: p.inFlight, status: 0 };
+  p.scores.push(entry);
+  entry.status = planned(p, String(parsed.userId));
+  if (p.plan.delay_ms) await new Promise((resolve) => setTimeout(resolve, p.plan.delay_ms));
+  entry.answered_at = Date.now();
+  p.inFlight--;
+  const retry: Record<string, string> =
+    entry.status === 429 && p.plan.retry_after !== undefined ? { "retry-after": String(p.plan.retry_after) } : {};
+  json(res, entry.status, entry.status < 300 ? {} : { error: `planned ${entry.status}` }, retry);
+}
+
+async function handle(req: IncomingMessage, body: string, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", base);
+  const [, root, name = "", action = "", ...rest] = url.pathname.split("/");
+  if (root !== "p") return json(res, 404, {});
+  if (action === "setup") {
+    const input = JSON.parse(body) as { client_id: string; audience?: string };
+    platforms.set(name, {
+      clientId: input.client_id,
+      audience: input.audience,
+      keys: [await newKey()],
+      toolJwks: { keys: [] },
+      jtis: new Set(),
+      tokens: new Map(),
+      tokenLog: [],
+      scores: [],
+      perUser: new Map(),
+      plan: {},
+      inFlight: 0,
+      maxInFlight: 0,
+      jwksFetches: 0,
+    });
+    return json(res, 200, {
+      issuer: `${base}/p/${name}`,
+      jwks_url: `${base}/p/${name}/jwks`,
+      token_url: `${base}/p/${name}/token`,
+    });
+  }
+  const p = platforms.get(name);
+  if (!p) return json(res, 404, { error: "no such platform" });
+  if (action === "jwks") {
+    p.jwksFetches++;
+    return json(res, 200, { keys: p.keys.map((k) => k.publicJwk) });
+  }
+  if (action === "keys") {
+    p.keys.unshift(await newKey());
+    return json(res, 200, { kid: p.keys[0]?.kid });
+  }
+  if (action === "sign") {
+    const input = JSON.parse(body) as { payload: Record<string, unknown>; key?: "current" | "stranger"; kid?: string };
+    const current = p.keys[0] as Key;
+    const key = input.key === "stranger" ? await newKey() : current;
+    const idToken = await new SignJWT(input.payload)
+      .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: input.kid ?? current.kid })
+      .sign(key.privateKey);
+    return json(res, 200, { id_token: idToken });
+  }
+  if (action === "tool-jwks") {
+    p.toolJwks = JSON.parse(body) as JSONWebKeySet;
+    return json(res, 200, {});
+  }
+  if (action === "token") {
+    p.inFlight++;
+    p.maxInFlight = Math.max(p.maxInFlight, p.inFlight);
+    const [status, answer] = await token(p, name, new URLSearchParams(body));
+    p.inFlight--;
+    return json(res, status, answer);
+  }
+  if (action === "lineitems" && rest[1] === "scores" && req.method === "POST")
+    return score(p, req, body, rest[0] ?? "", url.search, res);
+  if (action === "plan") {
+    p.plan = JSON.parse(body) as Plan;
+    p.perUser.clear();
+    return json(res, 200, {});
+  }
+  if (action === "log")
+    return json(res, 200, { scores: p.scores, tokens: p.tokenLog, max_in_flight: p.maxInFlight, jwks_fetches: p.jwksFetches });
+  return json(res, 404, {});
+}
+
+export default async function setup(project: TestProject) {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      handle(req, Buffer.concat(chunks).toString("utf8"), res).catch((error) => json(res, 500, { error: String(error) }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  project.provide("ltiPlatformUrl", base);
+  return async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+}
