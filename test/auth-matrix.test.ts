@@ -6,6 +6,8 @@ import { sha256Hex } from "../src/lib/crypto";
 import { kvKeys } from "../src/lib/kv-keys";
 import { SCOPES, type Scope } from "../src/lib/scopes";
 import { call, expectProblem, seedApiKey } from "./helpers";
+import { keptGrade, learner, ledger } from "./lti/learners";
+import { newPlatform, type TestPlatform, unique as uniqueName } from "./lti/platform";
 
 /**
  * §3 over every /v1 route the app serves: each credential that must be refused is refused with
@@ -70,6 +72,16 @@ const newClient = async (): Promise<string> => (await ok("/v1/oauth-clients", { 
 const newSubmission = async (quizId: string, userId: string): Promise<string> =>
   (await ok(`/v1/quizzes/${quizId}/submissions`, { user_id: userId })).id;
 
+/** A registration of an LTI platform (its URLs are never fetched here). */
+const ltiRegistration = () => ({
+  issuer: `https://${uniqueName("lms")}.example.org`,
+  client_id: "matrix",
+  deployment_ids: ["1"],
+  auth_token_url: "https://lms.example.org/token",
+  jwks_url: "https://lms.example.org/jwks",
+});
+const newLtiPlatform = async (): Promise<string> => (await ok("/v1/lti/platforms", ltiRegistration())).id;
+
 /** A webhook endpoint of the loopback receiver: the admin's, or the caller's (only its creator sees it). */
 const newEndpoint = async (caller?: Presented): Promise<string> => {
   const body = { url: `${env.WEBHOOK_RECEIVER_URL}/hook/ok-matrix`, events: ["quiz.created"] };
@@ -89,6 +101,8 @@ interface Fixtures {
   graded: string;
   key: string;
   client: string;
+  /** A loopback LTI platform (test/lti-platform.ts) and a ledger row of one of its learners. */
+  lti: { platform: TestPlatform; passback: string };
 }
 let f: Fixtures;
 
@@ -286,6 +300,36 @@ const ROUTES: Record<string, RouteCase> = {
     scope: "webhooks:write",
     build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}/test` }),
   },
+
+  "GET /v1/lti/platforms": { scope: "admin", build: get("/v1/lti/platforms") },
+  "POST /v1/lti/platforms": { scope: "admin", build: async () => ({ path: "/v1/lti/platforms", body: ltiRegistration() }) },
+  "GET /v1/lti/platforms/:id": { scope: "admin", build: async () => ({ path: `/v1/lti/platforms/${f.lti.platform.id}` }) },
+  "PATCH /v1/lti/platforms/:id": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/platforms/${await newLtiPlatform()}`, body: { deployment_ids: ["2"] } }),
+  },
+  "DELETE /v1/lti/platforms/:id": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/platforms/${await newLtiPlatform()}` }),
+  },
+  "PUT /v1/lti/links/:resource_link_id": {
+    scope: "admin",
+    build: async () => ({
+      path: `/v1/lti/links/${uniqueName("link")}`,
+      body: { platform_id: f.lti.platform.id, quiz_id: f.quiz.id },
+    }),
+  },
+  "POST /v1/lti/launches": {
+    scope: "lti:launch",
+    build: async () => ({ path: "/v1/lti/launches", body: { id_token: await f.lti.platform.sign(f.lti.platform.claims()) } }),
+  },
+  "POST /v1/lti/keys/rotate": { scope: "admin", build: get("/v1/lti/keys/rotate") },
+  "GET /v1/lti/passbacks": { scope: "submissions:read", build: get("/v1/lti/passbacks") },
+  "POST /v1/lti/passbacks/:id/retry": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/passbacks/${f.lti.passback}/retry` }),
+  },
+  "POST /v1/quizzes/:id/lti/resync": { scope: "admin", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/lti/resync` }) },
 };
 
 /** The /v1 routes the app serves, one entry per method and path. */
@@ -337,7 +381,12 @@ beforeAll(async () => {
     newClient(),
   ]);
   await ok(`/v1/submissions/${graded}/grade`, undefined, "POST");
-  f = { quiz, user, open, graded, key, client };
+  // A learner launched from a loopback platform, whose kept grade has a ledger row.
+  const platform = await newPlatform();
+  const taker = await learner(platform, quiz.id, platform.lineitem(uniqueName("item")));
+  await keptGrade(quiz.id, taker, { earned: 1, possible: 1 });
+  const [row] = await ledger(`&user_id=${taker.userId}`);
+  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row.id } };
 
   // One client holding every scope hands out a token per scope.
   const tokenClient = await ok("/v1/oauth-clients", { name: "matrix", scopes: [...SCOPES] });
