@@ -67,7 +67,7 @@ describe("GET /openapi.json", () => {
 
   it("declares the public operations public", async () => {
     const doc = await getDocument();
-    for (const path of ["/health", "/.well-known/oauth-authorization-server", "/problems/{code}"])
+    for (const path of ["/health", "/.well-known/oauth-authorization-server", "/.well-known/jwks.json", "/problems/{code}"])
       expect(doc.paths[path].get.security, path).toEqual([]);
   });
 
@@ -118,7 +118,7 @@ describe("GET /openapi.json", () => {
       expect(documented, op).toContain(op);
   });
 
-  const PUBLIC_DOCUMENTS = ["/health", "/.well-known/oauth-authorization-server"];
+  const PUBLIC_DOCUMENTS = ["/health", "/.well-known/oauth-authorization-server", "/.well-known/jwks.json"];
 
   it("every operation documents at least one 4xx error response (problem+json; RFC 6749 JSON on /oauth/*)", async () => {
     const doc = await getDocument();

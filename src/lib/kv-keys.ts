@@ -13,6 +13,8 @@ export const kvKeys = {
   idempotency: (credentialId: string, keyHash: string) => `v1:idem:${credentialId}:${keyHash}`,
   /** The marker of a POST still running with that Idempotency-Key. */
   idempotencyLock: (credentialId: string, keyHash: string) => `v1:idem-lock:${credentialId}:${keyHash}`,
+  /** An LTI platform's AGS access token, sealed, under the platform and a hash of its registration (src/lti/platform-token.ts). */
+  ltiToken: (platformId: string, registrationHash: string) => `v1:lti-token:${platformId}:${registrationHash}`,
 };
 
 /** How long an Idempotency-Key answer is kept for replay (Stripe's window). */

@@ -106,7 +106,7 @@ async function listedKeys(db: Database): Promise<KeyRow[]> {
 }
 
 /** The listed keys as the API describes them (no key material). */
-export async function describeKeys(db: Database) {
+async function describeKeys(db: Database) {
   return {
     keys: (await listedKeys(db)).map((row) => ({
       kid: row.kid,

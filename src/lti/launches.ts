@@ -53,7 +53,7 @@ async function quizFor(db: Database, launch: VerifiedLaunch): Promise<string | n
   return byCustom[0]?.id ?? byLink[0]?.quizId ?? null;
 }
 
-export function serializeLaunch(row: LaunchRow) {
+function serializeLaunch(row: LaunchRow) {
   return {
     launch_id: row.id,
     platform_id: row.platformId,

@@ -31,13 +31,7 @@ export function urlProblem(url: string, policy: UrlPolicy): string | undefined {
   return verdict.ok ? undefined : verdict.reason.replace(/^Webhook URLs/, "URLs");
 }
 
-/** The URL as it will be called (WHATWG-serialised), or undefined when it is refused. */
-export function safeHref(url: string, policy: UrlPolicy): string | undefined {
-  const verdict = judgeWebhookUrl(url, policy);
-  return verdict.ok ? verdict.url.href : undefined;
-}
-
-export const kept = (text: string) => (text.length > MAX_KEPT_CHARS ? text.slice(0, MAX_KEPT_CHARS) : text);
+const kept = (text: string) => (text.length > MAX_KEPT_CHARS ? text.slice(0, MAX_KEPT_CHARS) : text);
 
 async function boundedText(response: Response): Promise<string> {
   if (!response.body) return "";

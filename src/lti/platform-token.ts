@@ -3,7 +3,7 @@ import type { Database } from "../env";
 import { openSecret, sealSecret } from "../events/secrets";
 import type { Config } from "../lib/config";
 import { sha256Hex } from "../lib/crypto";
-import { kvTtl } from "../lib/kv-keys";
+import { kvKeys, kvTtl } from "../lib/kv-keys";
 import { AGS_SCORE_SCOPE } from "./claims";
 import { signingKey } from "./keys";
 import { type Answer, outbound, verdictOf } from "./outbound";
@@ -40,7 +40,10 @@ const requesting = new Map<string, Promise<Token>>();
 
 /** The cache key: the registration as it is now, so that a changed token URL, client or audience asks afresh. */
 const cacheKey = async (platform: PlatformRow) =>
-  `v1:lti-token:${platform.id}:${(await sha256Hex(`${platform.clientId}\n${platform.authTokenUrl}\n${platform.audience ?? ""}`)).slice(0, 16)}`;
+  kvKeys.ltiToken(
+    platform.id,
+    (await sha256Hex(`${platform.clientId}\n${platform.authTokenUrl}\n${platform.audience ?? ""}`)).slice(0, 16),
+  );
 
 async function clientAssertion(env: Env, db: Database, platform: PlatformRow): Promise<string> {
   const { kid, privateKey } = await signingKey(env, db);

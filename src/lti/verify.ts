@@ -18,7 +18,7 @@ import { KeySetUnavailable, platformKeySet } from "./platform-keys";
 
 export type PlatformRow = typeof ltiPlatforms.$inferSelect;
 
-export const LAUNCH_CHECKS = [
+const LAUNCH_CHECKS = [
   "malformed_token",
   "unknown_issuer",
   "wrong_audience",

@@ -27,7 +27,7 @@ export const CLAIM = {
   custom: `${LTI}/custom`,
   ags: "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint",
 };
-export const LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner";
+const LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner";
 
 export interface ScoreRecord {
   lineitem: string;
@@ -46,7 +46,7 @@ export interface ScoreRecord {
   status: number;
 }
 
-export interface PlatformLog {
+interface PlatformLog {
   scores: ScoreRecord[];
   tokens: { at: number; ok: boolean; error?: string }[];
   max_in_flight: number;

@@ -53,7 +53,7 @@ export const Launch = z
   })
   .openapi("LtiLaunch");
 
-export const PASSBACK_STATUSES = ["pending", "succeeded", "failed"] as const;
+const PASSBACK_STATUSES = ["pending", "succeeded", "failed"] as const;
 
 export const Passback = z
   .object({

@@ -20,7 +20,7 @@ interface PlatformInput {
   audience?: string | null;
 }
 
-export function serializePlatform(row: PlatformRow) {
+function serializePlatform(row: PlatformRow) {
   return {
     id: row.id,
     issuer: row.issuer,

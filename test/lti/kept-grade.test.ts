@@ -1,0 +1,55 @@
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { statement } from "../../src/db/statements";
+import { handOverPassbacks, keptGradeStatement } from "../../src/lti/ledger";
+import { db, learner, ledger, newQuiz } from "./learners";
+import { eventually, newPlatform, unique } from "./platform";
+
+// The statement the grading batch includes when a kept grade changes, as that batch uses it: after
+// its claim, written only where the claim stands, and handed over from the batch's results.
+
+describe("keptGradeStatement in a grading batch", { timeout: 60_000 }, () => {
+  it("writes the ledger only where the batch's claim stands, and the hand-over finds its rows among the batch's results", async () => {
+    const platform = await newPlatform();
+    const quizId = await newQuiz();
+    const who = await learner(platform, quizId, platform.lineitem(unique("item")));
+    const grade = (earned: number) => ({
+      quizId,
+      userId: who.userId,
+      submission: {
+        id: who.submissionId,
+        pointsEarned: earned,
+        pointsPossible: 10,
+        status: "graded" as const,
+        changedAt: new Date().toISOString(),
+      },
+    });
+    // A claim like the grade's: a fresh token set only on a submission no grader claimed yet.
+    const claimBatch = (token: string, earned: number) =>
+      db.$client.batch([
+        statement(db, sql`UPDATE submissions SET grade_token = ${token} WHERE id = ${who.submissionId} AND grade_token IS NULL`),
+        statement(db, sql`SELECT 1 AS other_statement`),
+        keptGradeStatement(
+          db,
+          grade(earned),
+          sql`EXISTS (SELECT 1 FROM submissions WHERE id = ${who.submissionId} AND grade_token = ${token})`,
+        ),
+      ]);
+
+    const won = await claimBatch(crypto.randomUUID(), 6);
+    const lost = await claimBatch(crypto.randomUUID(), 1);
+    expect(won[0]?.meta.changes).toBe(1);
+    expect(lost[0]?.meta.changes).toBe(0);
+    const rows = await ledger(`&user_id=${who.userId}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ score_given: 6, status: "pending", attempts: 0 });
+
+    await handOverPassbacks(env, lost);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await platform.log()).scores).toEqual([]);
+    await handOverPassbacks(env, won);
+    await eventually(async () => expect((await ledger(`&user_id=${who.userId}`))[0]?.status).toBe("succeeded"));
+    expect((await platform.log()).scores.map((s) => s.body.scoreGiven)).toEqual([6]);
+  });
+});
