@@ -13,6 +13,8 @@
  *   authoring    a question's shapes and rows, shared by quizzes,   → lib, domain, db, authoring
  *                questions and imports
  *   interchange  question banks in and out (QTI, GIFT, Moodle, …)   → lib, domain, interchange
+ *   imports      an import job: the upload in R2, the read, the      → lib, domain, db, events, jobs,
+ *                one batch that writes the quiz                        authoring, interchange, imports
  *   lti          LTI 1.3: launches, tool keys, the passback ledger  → lib, domain, db, events, jobs, lti
  *   grading      grades, reviews, deadlines, regrades and the       → lib, domain, db, events, jobs,
  *                running totals they write                            lti, grading
@@ -33,7 +35,20 @@ import { pathToFileURL } from "node:url";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "..");
 
-const PROCESSES = ["lib", "domain", "db", "auth", "rate-limit", "events", "jobs", "authoring", "interchange", "lti", "grading"];
+const PROCESSES = [
+  "lib",
+  "domain",
+  "db",
+  "auth",
+  "rate-limit",
+  "events",
+  "jobs",
+  "authoring",
+  "interchange",
+  "imports",
+  "lti",
+  "grading",
+];
 
 const ALLOWED: Record<string, string[]> = {
   lib: ["lib"],
@@ -45,6 +60,7 @@ const ALLOWED: Record<string, string[]> = {
   jobs: ["lib", "domain", "db", "events", "jobs"],
   authoring: ["lib", "domain", "db", "authoring"],
   interchange: ["lib", "domain", "interchange"],
+  imports: ["lib", "domain", "db", "events", "jobs", "authoring", "interchange", "imports"],
   lti: ["lib", "domain", "db", "events", "jobs", "lti"],
   grading: ["lib", "domain", "db", "events", "jobs", "lti", "grading"],
   worker: [...PROCESSES, "worker"],
@@ -75,7 +91,9 @@ export function importProblems(file: string, text: string): string[] {
     const specifier = match[1] ?? match[2];
     if (!specifier?.startsWith(".")) continue;
     const target = normalize(join(dirname(file), specifier)).replace(/\.tsx?$/, "");
-    const to = layerOf(`${target}.ts`);
+    // A layer's folder itself ("../interchange") is its index.ts; src/app, src/index and src/env are files.
+    const folder = /^src\/[^/]+$/.test(target) && !["src/app", "src/index", "src/env"].includes(target);
+    const to = layerOf(folder ? `${target}/index.ts` : `${target}.ts`);
     if (to === "env" || from === "app") continue;
     if ((to === "app" || to === "index") && from !== "tools" && from !== "index") {
       problems.push(`${file} → ${target}: only tools and the entry may import the app`);

@@ -24,6 +24,7 @@ import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
 import { eventsRouter } from "./routes/events";
 import { quizGradesRouter, userGradesRouter } from "./routes/grades";
+import { IMPORT_UPLOAD, importsRouter } from "./routes/imports";
 import { jobsRouter } from "./routes/jobs";
 import { jwksRouter, ltiRouter, quizLtiRouter } from "./routes/lti";
 import { oauthRouter } from "./routes/oauth";
@@ -58,6 +59,7 @@ const v1 = createRouter()
   .route("/api-keys", apiKeysRouter)
   .route("/oauth-clients", oauthClientsRouter)
   .route("/jobs", jobsRouter)
+  .route("/imports", importsRouter)
   .route("/events", eventsRouter)
   .route("/webhook-endpoints", webhookEndpointsRouter)
   .route("/lti", ltiRouter);
@@ -142,7 +144,8 @@ app.use("/v1/*", rateLimit());
 app.use("/v1/*", requireCredential());
 // Every OAuth endpoint authenticates clients by secret: all are counted per IP, to slow guessing.
 app.use("/oauth/*", rateLimitOAuthEndpoints());
-app.use("/v1/*", jsonBodyGuard());
+// JSON bodies everywhere, but an import's file: its own media types and 10 MiB.
+app.use("/v1/*", jsonBodyGuard({ "POST /v1/imports": IMPORT_UPLOAD }));
 
 const health = createRoute({
   operationId: "health",

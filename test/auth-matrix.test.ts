@@ -19,6 +19,8 @@ import { newPlatform, type TestPlatform, unique as uniqueName } from "./lti/plat
 interface Req {
   path: string;
   body?: unknown;
+  /** A body that is not JSON (an import's file), with its media type. */
+  file?: { body: string; type: string };
 }
 
 interface RouteCase {
@@ -184,6 +186,17 @@ const ROUTES: Record<string, RouteCase> = {
     build: async () => ({ path: `/v1/users/${f.user}/submissions` }),
   },
   "GET /v1/users/:id/grades": { scope: "submissions:read", build: async () => ({ path: `/v1/users/${f.user}/grades` }) },
+  "GET /v1/quizzes/:id/export": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/export?format=gift` }),
+  },
+  "POST /v1/imports": {
+    scope: "quizzes:write",
+    build: async () => ({
+      path: "/v1/imports?format=aiken",
+      file: { body: `${unique("Capital of France?")}\nA. Paris\nB. Lyon\nANSWER: A\n`, type: "text/plain" },
+    }),
+  },
   "POST /v1/quizzes/:id/regrade": {
     scope: "quizzes:write",
     build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/regrade`, body: { policy: "higher_of" } }),
@@ -367,7 +380,14 @@ async function accessToken(clientId: string, clientSecret: string, scope: string
 
 /** Sends a route's request with the given headers in place of the file's admin key. */
 function send(method: string, req: Req, headers: Presented) {
-  return call(req.path, { method, body: req.body, auth: false, headers: { "cf-connecting-ip": randomIp(), ...headers } });
+  const file = req.file ? { raw: req.file.body, contentType: { "content-type": req.file.type } } : undefined;
+  return call(req.path, {
+    method,
+    body: req.body,
+    raw: file?.raw,
+    auth: false,
+    headers: { "cf-connecting-ip": randomIp(), ...file?.contentType, ...headers },
+  });
 }
 
 beforeAll(async () => {

@@ -71,6 +71,16 @@ async function replayOwner(credential: Credential): Promise<string> {
   return `${credential.id}.${await sha256Hex(`${credential.grant_id ?? ""}\n${scopes}`)}`;
 }
 
+/** SHA-256 (lower-case hex) of a request's head line and its body's bytes. */
+async function fingerprint(head: string, body: ArrayBuffer): Promise<string> {
+  const start = encoder.encode(head);
+  const all = new Uint8Array(start.length + body.byteLength);
+  all.set(start);
+  all.set(new Uint8Array(body), start.length);
+  const digest = await crypto.subtle.digest("SHA-256", all);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** Requests being executed by this isolate, so that a concurrent duplicate waits for the answer. */
 const inFlight = new Map<string, { requestHash: string; answer: Promise<StoredAnswer | null> }>();
 
@@ -108,9 +118,11 @@ export function idempotent(): MiddlewareHandler<AppEnv> {
     const credential = c.get("credential");
     if (!credential) return next();
 
-    // The fingerprint covers the method, the path with its query, and the body.
+    // The fingerprint covers the method, the path with its query, and the body. The body is read
+    // as bytes: an upload (POST /v1/imports) is no text, and a route reading it after a text read
+    // would get it back re-encoded. For a UTF-8 body the hash is that of the text, as it always was.
     const url = new URL(c.req.url);
-    const requestHash = await sha256Hex(`${c.req.method} ${url.pathname}${url.search}\n${await c.req.text()}`);
+    const requestHash = await fingerprint(`${c.req.method} ${url.pathname}${url.search}\n`, await c.req.arrayBuffer());
     const owner = await replayOwner(credential);
     const slot = `${owner}:${key}`;
     const running = inFlight.get(slot);

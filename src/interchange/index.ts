@@ -9,13 +9,15 @@ import { InterchangeError } from "./errors";
 import { readGift } from "./gift-read";
 import { readMoodleXml } from "./moodle-read";
 import { readQtiPackage, readQtiXml } from "./qti-read";
-import type { ImportFormat, ImportResult } from "./types";
+import type { ExportFormat, ImportFormat, ImportResult } from "./types";
 import { decodeText } from "./xml";
 import { isZip } from "./zip";
 
+export { IMPORT_FORMATS } from "../domain/jobs";
 export { InterchangeError, type InterchangeErrorCode } from "./errors";
 export { exportQuiz, fileSlug } from "./export";
 export type * from "./types";
+export const EXPORT_FORMATS = ["qti3", "qti21", "gift", "moodle_xml"] as const satisfies readonly ExportFormat[];
 
 /** The upload media types §13 lists; anything else is a 415 before any reading. */
 export const IMPORT_MEDIA_TYPES = ["application/zip", "application/xml", "text/xml", "text/plain"] as const;

@@ -3,9 +3,10 @@
  * file's bytes and return question inputs with a report; writers take a quiz and its questions
  * and return a file.
  */
+import type { ImportFormat } from "../domain/jobs";
 import type { QuestionType } from "../domain/questions";
 
-export type ImportFormat = "qti" | "gift" | "moodle_xml" | "aiken";
+export type { ImportFormat };
 export type ExportFormat = "qti3" | "qti21" | "gift" | "moodle_xml";
 
 /** A choice option, ordering item, matching prompt or choice; choice options may carry feedback (§13). */

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { jobs } from "../db/schema";
 import { statement } from "../db/statements";
+import type { ImportErrorCode, ImportJobResult } from "../domain/jobs";
 import type { Database } from "../env";
 import { type JobMessage, sendAll } from "../events/messages";
 import { logger } from "../lib/log";
@@ -23,18 +24,33 @@ interface RegradeResultBody {
   mean_score_after: number | null;
 }
 
+/**
+ * A job as GET /v1/jobs/{id} answers it, by type. Regrades and resyncs report a failure as a
+ * string, as they always have; an import's failure carries its code (§13): `{ code, detail }`,
+ * from `error_code` and `error` (a failure without a code is the service's: internal_error).
+ */
 export function serializeJob(row: JobRow) {
-  return {
+  const common = {
     id: row.id,
-    type: row.type,
     status: row.status,
     quiz_id: row.quizId,
     progress: { done: row.done, total: row.total ?? 0 },
-    result: (row.result ?? null) as RegradeResultBody | null,
-    error: row.error,
     created_at: row.createdAt,
     finished_at: row.finishedAt,
   };
+  switch (row.type) {
+    case "import":
+      return {
+        ...common,
+        type: row.type,
+        result: (row.result ?? null) as ImportJobResult | null,
+        error: row.error === null ? null : { code: (row.errorCode ?? "internal_error") as ImportErrorCode, detail: row.error },
+      };
+    case "lti_resync":
+      return { ...common, type: row.type, result: null, error: row.error };
+    case "regrade":
+      return { ...common, type: row.type, result: (row.result ?? null) as RegradeResultBody | null, error: row.error };
+  }
 }
 
 /** Hands a job's next steps to the jobs queue; if that fails, the cron hands it over (sweepJobs). */

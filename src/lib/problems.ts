@@ -61,6 +61,14 @@ export const PROBLEMS = {
     todo: "Check the request line, headers and body against the operation's documentation.",
     detail: "Bad Request",
   },
+  unknown_format: {
+    status: 400,
+    title: "Unknown format",
+    means:
+      "An import without `format` was sent a file the service does not recognise as QTI (a zip package or an item's XML), Moodle XML, GIFT or Aiken.",
+    todo: "Name the format with `?format=qti|gift|moodle_xml|aiken`, or check that the file is one of them (docs/import-export.md).",
+    detail: "The text is neither GIFT (answers in braces) nor Aiken (an ANSWER: line).",
+  },
   conflicting_credentials: {
     status: 400,
     title: "Conflicting credentials",
@@ -197,15 +205,16 @@ export const PROBLEMS = {
   payload_too_large: {
     status: 413,
     title: "Payload too large",
-    means: "The body is larger than 1 MiB.",
-    todo: "Send a smaller body, e.g. create a quiz's questions in several requests.",
+    means: "The body is larger than the operation takes: 1 MiB for a JSON body, 10 MiB for an import's file.",
+    todo: "Send a smaller body, e.g. create a quiz's questions in several requests, or split the file to import.",
     detail: "The body is larger than 1048576 bytes (1 MiB).",
   },
   unsupported_media_type: {
     status: 415,
     title: "Unsupported media type",
-    means: "A body was sent that is not application/json.",
-    todo: "Send the body as JSON with Content-Type: application/json; charset=utf-8.",
+    means:
+      "A body was sent in a media type the operation does not take: application/json, or for an import application/zip, application/xml, text/xml or text/plain.",
+    todo: "Send the body as JSON with Content-Type: application/json; charset=utf-8 (an import: the file with its own media type).",
     detail: "Send the body as application/json; charset=utf-8, not text/plain.",
   },
   rate_limited: {

@@ -9,6 +9,7 @@ import type { DeadLetter, EventsMessage } from "../events/messages";
 import { dispatchRecorded } from "../events/subscribers";
 import { gradeOverdue } from "../grading/deadlines";
 import { failJob, runRegradeJob } from "../grading/regrade";
+import { failImport, runImportJob } from "../imports/run";
 import { logger } from "../lib/log";
 import { handleLtiQueue, isLtiQueue } from "../lti/consumer";
 import { runResyncJob } from "../lti/resync";
@@ -54,7 +55,7 @@ async function handleMessage(env: Env, db: Database, body: EventsMessage): Promi
     case "delivery":
       return deliver(env, db, body);
     case "deadline":
-      return gradeOverdue(db, body.submission_ids);
+      return gradeOverdue(env, db, body.submission_ids);
     case "revoked_tokens":
       return sweepRevokedTokens(db, env, body.client_id);
     case "job":
@@ -67,6 +68,7 @@ async function runJob(env: Env, db: Database, jobId: string): Promise<void> {
   const [job] = await db.select({ type: jobs.type }).from(jobs).where(eq(jobs.id, jobId));
   if (job?.type === "lti_resync") await runResyncJob(env, db, jobId);
   else if (job?.type === "regrade") await runRegradeJob(env, db, jobId);
+  else if (job?.type === "import") await runImportJob(env, db, jobId);
 }
 
 /**
@@ -79,7 +81,15 @@ async function deadLetters(batch: MessageBatch<unknown>, env: Env, db: Database)
     const body = message.body as DeadLetter | EventsMessage;
     if (body.kind === "dead") logger(env).info("delivery failed its last attempt", { queue: batch.queue, ...body });
     else logger(env).warn("dead letter", { queue: batch.queue, ...body });
-    if (body.kind === "job") await failJob(db, body.job_id, "A step of the job failed on every retry.");
+    if (body.kind === "job") await failDeadJob(env, db, body.job_id);
     message.ack();
   }
+}
+
+/** A job whose step failed on every retry: failed, an import with its code and its file deleted. */
+async function failDeadJob(env: Env, db: Database, jobId: string): Promise<void> {
+  const why = "A step of the job failed on every retry.";
+  const [job] = await db.select({ type: jobs.type }).from(jobs).where(eq(jobs.id, jobId));
+  if (job?.type === "import") await failImport(env, db, jobId, "internal_error", why);
+  else await failJob(db, jobId, why);
 }

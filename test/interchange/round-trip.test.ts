@@ -1,16 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { GradableQuestion } from "../../src/domain/questions";
-import {
-  type ExportFormat,
-  exportQuiz,
-  type ImportFormat,
-  type QuestionInput,
-  type QuizQuestion,
-  readQuestionBank,
-} from "../../src/interchange";
+import { type ExportFormat, exportQuiz, type ImportFormat, type QuestionInput, readQuestionBank } from "../../src/interchange";
 import { gradable, probes, serviceShare } from "../../src/interchange/qti-probe";
 import { quizQuestionArb } from "./arbitraries";
+import { translate } from "./helpers";
 
 /**
  * §13's round trip: a quiz exported in each format and read back awards the same points to every
@@ -26,30 +20,6 @@ const FORMATS: [ExportFormat, ImportFormat][] = [
 ];
 
 const bytesOf = (body: Uint8Array | string) => (typeof body === "string" ? new TextEncoder().encode(body) : body);
-
-type Listed = { id: string; text: string }[];
-/** The read question's id for each id of `original`'s list: by text (unique in the arbitraries). */
-const byText = (a: Listed, b: Listed) => new Map(a.map((o) => [o.id, b.find((x) => x.text === o.text)?.id ?? o.id]));
-
-/** A response to the original as the same response to the read question (its ids may differ). */
-function translate(original: QuizQuestion, read: QuestionInput, response: unknown): unknown {
-  const map = (ids: Map<string, string>, id: string) => ids.get(id) ?? id;
-  if (original.type === "matching" && read.type === "matching") {
-    const prompts = byText(original.prompts, read.prompts);
-    const choices = byText(original.choices, read.choices);
-    return Object.fromEntries(Object.entries(response as object).map(([p, c]) => [map(prompts, p), map(choices, c)]));
-  }
-  if (original.type === "fill_in_blanks" && read.type === "fill_in_blanks") {
-    const blanks = new Map(original.blanks.map((b, i) => [b.id, read.blanks[i]?.id ?? b.id]));
-    return Object.fromEntries(Object.entries(response as object).map(([b, t]) => [map(blanks, b), t]));
-  }
-  const list = (q: object): Listed | undefined =>
-    "options" in q ? (q.options as Listed) : "items" in q ? (q.items as Listed) : undefined;
-  const [a, b] = [list(original), list(read)];
-  if (!a || !b) return response;
-  const ids = byText(a, b);
-  return typeof response === "string" ? map(ids, response) : (response as string[]).map((id) => map(ids, id));
-}
 
 describe.each(FORMATS)("round trip through %s", (exportFormat, importFormat) => {
   it("keeps grading, titles, tags, option feedback and explanations of every question the format expresses", () => {

@@ -172,6 +172,11 @@ describe("npm run deploy:setup -- --env staging against wrangler", () => {
       if (group === "d1" && verb === "info") return { status: 0, output: JSON.stringify({ uuid, name }) };
       if (group === "kv" && verb === "create") return { status: 0, output: KV_CREATED(`staging-${name}`, hex32) };
       if (group === "queues") return { status: 0, output: `🌀 Creating queue '${name}'\n✅ Created queue '${name}'` };
+      if (group === "r2" && verb === "bucket")
+        return {
+          status: 0,
+          output: `Creating bucket '${args[3]}'...\n✅ Created bucket '${args[3]}' with default storage class of Standard.`,
+        };
       if (group === "secret" && verb === "list")
         return { status: 1, output: '✘ [ERROR] Worker "quiz-api-staging" (env: staging) not found.' };
       if (group === "secret" && verb === "put") return { status: 0, output: "✨ Success! Uploaded secret WEBHOOK_SECRET_KEY" };
@@ -248,7 +253,8 @@ describe("npm run deploy:setup -- --env staging against wrangler", () => {
       `D1 database quiz-api-staging (DB): has the id ${uuid}`,
       `KV namespace KV: has the id ${hex32}`,
     ]);
-    expect(plan.steps.map((s) => s.args[0])).toEqual(wranglerView("staging").queues.map(() => "queues"));
+    const view = wranglerView("staging");
+    expect(plan.steps.map((s) => s.args[0])).toEqual([...view.queues.map(() => "queues"), ...view.r2.map(() => "r2")]);
   });
 
   it("creates an R2 bucket an environment declares, in its jurisdiction", async () => {
@@ -265,7 +271,8 @@ describe("npm run deploy:setup -- --env staging against wrangler", () => {
       "--env",
       "staging",
     ]);
-    expect(setupPlan(await tomlWith(shippedText() + bucket), "production").steps.some((s) => s.args[0] === "r2")).toBe(false);
+    const production = setupPlan(await tomlWith(shippedText() + bucket), "production");
+    expect(production.steps.some((s) => s.args.includes("quiz-api-staging-files"))).toBe(false);
   });
 
   it("stops at a failure it does not understand", async () => {

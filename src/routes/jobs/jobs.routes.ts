@@ -16,7 +16,7 @@ export const getJob = defineRoute({
   ...authenticated,
   summary: "A job's status, progress and result",
   description:
-    "Long work (a regrade) runs as a job in the background, in bounded chunks. Visible to credentials holding the scope that started it (`quizzes:write` for a regrade); to any other, 404.",
+    "Long work (a regrade, an import, an LTI resync) runs as a job in the background. Visible to credentials holding the scope that started it (`quizzes:write` for a regrade or an import, `admin` for a resync); to any other, 404. The shape of `result` and `error` depends on `type`: an import's failure is `{ code, detail }`, a regrade's or a resync's a string.",
   request: { params: JobParams },
   responses: { 200: jsonResponse(Job, "The job."), ...errorResponses(404, ...COMMON_ERRORS) },
 });

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { JOB_STATUSES, JOB_TYPES } from "../../domain/jobs";
+import { IMPORT_ERROR_CODES, JOB_STATUSES } from "../../domain/jobs";
+import { QUESTION_TYPES } from "../../domain/questions";
+import { IMPORT_FORMATS } from "../../interchange";
 import { idSchema } from "../../lib/ids";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 
@@ -16,40 +18,158 @@ const RegradeResult = z
   })
   .openapi("RegradeResult");
 
-export const Job = z
+const ImportReportEntry = z
   .object({
-    id: idSchema("job"),
-    type: z.enum(JOB_TYPES),
-    status: z.enum(JOB_STATUSES),
-    quiz_id: idSchema("quiz"),
-    progress: z.object({
-      done: z.number().int(),
-      total: z.number().int().openapi({ description: "0 until the job starts; set to `done` when it succeeds." }),
+    source_id: z.string().openapi({
+      description:
+        "The item's own identifier: the QTI item's identifier (its file name in a package), the Moodle question's <name>, the GIFT ::title::, else its 1-based position.",
     }),
+    title: z.string().optional(),
+    status: z.enum(["imported", "approximated", "skipped"]).openapi({
+      description:
+        "`imported`: every graded behaviour kept; `approximated`: imported, each loss named in `notes`; `skipped`: not imported, `notes` says why.",
+    }),
+    question_id: idSchema("question").optional().openapi({ description: "The question made of it, unless skipped." }),
+    type: z.enum(QUESTION_TYPES).optional(),
+    notes: z.array(z.string()),
+  })
+  .openapi("ImportReportEntry");
+
+const ImportResult = z
+  .object({
+    quiz_id: idSchema("quiz")
+      .nullable()
+      .openapi({ description: "The quiz written (new or appended to); null when nothing was imported." }),
+    format: z.enum(IMPORT_FORMATS),
+    items_total: z.number().int().openapi({ description: "Source items read: one report entry each." }),
+    imported: z.number().int(),
+    approximated: z.number().int(),
+    skipped: z.number().int(),
+    report: z.array(ImportReportEntry).openapi({ description: "One entry per source item, in source order." }),
+  })
+  .openapi("ImportResult");
+
+const common = {
+  id: idSchema("job"),
+  status: z.enum(JOB_STATUSES),
+  progress: z.object({
+    done: z.number().int(),
+    total: z.number().int().openapi({ description: "0 until the job starts; set to `done` when it succeeds." }),
+  }),
+  created_at: z.string().datetime(),
+  finished_at: z.string().datetime().nullable(),
+};
+
+const REGRADE_EXAMPLE = {
+  id: "job_01kamz3f7c9n0p8s6e5vwx2y4r",
+  type: "regrade" as const,
+  status: "succeeded" as const,
+  quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+  progress: { done: 120, total: 120 },
+  result: {
+    dry_run: true,
+    submissions_considered: 120,
+    submissions_changed: 17,
+    mean_score_before: 71.5,
+    mean_score_after: 74.25,
+  },
+  error: null,
+  created_at: "2026-11-23T09:30:00.000Z",
+  finished_at: "2026-11-23T09:30:02.000Z",
+};
+
+const RegradeJob = z
+  .object({
+    ...common,
+    type: z.literal("regrade"),
+    quiz_id: idSchema("quiz"),
     result: RegradeResult.nullable().openapi({ description: "Once the job has succeeded." }),
     error: z.string().nullable().openapi({ description: "Why a failed job failed." }),
-    created_at: z.string().datetime(),
-    finished_at: z.string().datetime().nullable(),
   })
-  .openapi("Job", {
-    example: {
-      id: "job_01kamz3f7c9n0p8s6e5vwx2y4r",
-      type: "regrade",
-      status: "succeeded",
-      quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
-      progress: { done: 120, total: 120 },
-      result: {
-        dry_run: true,
-        submissions_considered: 120,
-        submissions_changed: 17,
-        mean_score_before: 71.5,
-        mean_score_after: 74.25,
+  .openapi("RegradeJob", { example: REGRADE_EXAMPLE });
+
+const LtiResyncJob = z
+  .object({
+    ...common,
+    type: z.literal("lti_resync"),
+    quiz_id: idSchema("quiz"),
+    result: z.null().openapi({ description: "A resync has no result: `progress` counts the ledger rows sent again." }),
+    error: z.string().nullable().openapi({ description: "Why a failed job failed." }),
+  })
+  .openapi("LtiResyncJob");
+
+const IMPORT_EXAMPLE = {
+  id: "job_01kamz4v2b8m1q7r5t3wxy6z9a",
+  type: "import" as const,
+  status: "succeeded" as const,
+  quiz_id: "quiz_01kamz4v2b8m1q7r5t3wxy6z9b",
+  progress: { done: 3, total: 3 },
+  result: {
+    quiz_id: "quiz_01kamz4v2b8m1q7r5t3wxy6z9b",
+    format: "moodle_xml" as const,
+    items_total: 3,
+    imported: 1,
+    approximated: 1,
+    skipped: 1,
+    report: [
+      {
+        source_id: "Capital of France",
+        title: "Capital of France",
+        status: "imported" as const,
+        question_id: "qst_01kamz4v2b8m1q7r5t3wxy6z9c",
+        type: "single_choice" as const,
+        notes: [],
       },
-      error: null,
-      created_at: "2026-11-23T09:30:00.000Z",
-      finished_at: "2026-11-23T09:30:02.000Z",
-    },
-  });
+      {
+        source_id: "Rivers",
+        title: "Rivers",
+        status: "approximated" as const,
+        question_id: "qst_01kamz4v2b8m1q7r5t3wxy6z9d",
+        type: "fill_in_blanks" as const,
+        notes: ['The drop-down of gap 1 became a blank accepting its right option\'s text ("Seine").'],
+      },
+      {
+        source_id: "Area of a circle",
+        title: "Area of a circle",
+        status: "skipped" as const,
+        notes: ["Skipped: calculated question."],
+      },
+    ],
+  },
+  error: null,
+  created_at: "2026-11-23T09:30:00.000Z",
+  finished_at: "2026-11-23T09:30:01.000Z",
+};
+
+export const ImportJob = z
+  .object({
+    ...common,
+    type: z.literal("import"),
+    quiz_id: idSchema("quiz").openapi({
+      description:
+        "The quiz the import writes: the quiz_id it was given, or the id reserved for the new quiz, which exists once the job has succeeded with `result.quiz_id` set.",
+    }),
+    result: ImportResult.nullable().openapi({ description: "Once the job has succeeded." }),
+    error: z
+      .object({
+        code: z.enum(IMPORT_ERROR_CODES),
+        detail: z.string(),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "Why a failed import failed; nothing of the file was written. `unreadable_file`: not the format, truncated or malformed; `unsafe_xml`: a DOCTYPE or entity declaration; `unsafe_package`: a zip over 1 000 entries or 100 MiB uncompressed, or with an absolute or climbing path; `too_many_items`: over 1 000 items; `not_found`: the quiz was deleted; `internal_error`: the service failed on every retry.",
+      }),
+  })
+  .openapi("ImportJob", { example: IMPORT_EXAMPLE });
+
+/**
+ * A job, by its type. A regrade's and a resync's `error` is a string, as it always was; an
+ * import's failure carries a code (CONTRACT §13), so its `error` is `{ code, detail }`.
+ */
+export const Job = z
+  .discriminatedUnion("type", [RegradeJob, LtiResyncJob, ImportJob])
+  .openapi("Job", { example: REGRADE_EXAMPLE });
 
 const JobChange = z
   .object({

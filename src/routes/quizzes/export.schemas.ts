@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { type ExportFormat, exportQuiz, type QuizQuestion } from "../../interchange";
-
-const EXPORT_FORMATS = ["qti3", "qti21", "gift", "moodle_xml"] as const satisfies readonly ExportFormat[];
+import { EXPORT_FORMATS, exportQuiz, type QuizQuestion } from "../../interchange";
 
 export const QuizExportQuery = z.strictObject({
   format: z.enum(EXPORT_FORMATS).openapi({

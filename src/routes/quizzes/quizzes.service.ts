@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { and, asc, count, eq, gt, sql } from "drizzle-orm";
 import { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "../../authoring/question-rows";
+import { type QuizRow, serializeQuiz as serializeQuizRow } from "../../authoring/quiz-rows";
 import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimistic";
 import { eventStatement } from "../../db/outbox";
 import { questions, quizzes, submissions } from "../../db/schema";
@@ -15,22 +16,10 @@ import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
-type QuizRow = typeof quizzes.$inferSelect;
-
 /** The quiz and its question count (the quizzes row keeps it: triggers on questions, migration 0006). */
 const withCount = (quiz: QuizRow) => ({ quiz, questionCount: quiz.questionCount });
 
-function serializeQuiz(row: QuizRow, questionTotal: number): Quiz {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    questions: questionTotal,
-    settings: readSettings(row.settings),
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-}
+const serializeQuiz = (row: QuizRow, questionTotal: number): Quiz => serializeQuizRow(row, questionTotal);
 
 const hasSubmissions = () => conflict("quiz_has_submissions", "The quiz has submissions; it cannot be deleted.");
 

@@ -1,0 +1,151 @@
+import { eq, sql } from "drizzle-orm";
+import type { QuizRow } from "../authoring/quiz-rows";
+import { jobs, quizzes } from "../db/schema";
+import { statement } from "../db/statements";
+import type { ImportErrorCode } from "../domain/jobs";
+import { DEFAULT_SETTINGS } from "../domain/quiz-settings";
+import type { Database } from "../env";
+import { type ImportResult, InterchangeError, readQuestionBank } from "../interchange";
+import type { JobRow } from "../jobs/jobs";
+import { errorChainText } from "../lib/errors";
+import { textProblem } from "../lib/text";
+import { isoNow } from "../lib/time";
+import { planImport, type TargetQuiz } from "./plan";
+import { importResult, MAX_ITEMS } from "./report";
+import type { ImportParams } from "./start";
+import { deleteUpload, readUpload } from "./uploads";
+import { importBatch } from "./write";
+
+/**
+ * One delivery of an import job's message (the jobs queue): the file read from R2 and parsed, the
+ * questions planned against the quiz as stored and written in one batch with the job's result;
+ * or the job failed with `{ code, detail }` and nothing written. Either way the file is deleted.
+ * The whole import is one step: a 10 MiB package of 200 items reads and writes well within one
+ * invocation's CPU and D1's statement limit (about 400 statements), see docs/performance.md.
+ */
+
+/** How often a quiz that changed between planning and writing is planned again. */
+const WRITE_ATTEMPTS = 3;
+
+class ImportFailure extends Error {
+  constructor(
+    readonly code: ImportErrorCode,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export async function runImportJob(env: Env, db: Database, jobId: string): Promise<void> {
+  const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
+  if (job?.type !== "import") return;
+  if (job.status === "succeeded" || job.status === "failed") return deleteUpload(env, jobId);
+  if (job.status === "queued")
+    await db.run(sql`UPDATE jobs SET status = 'running', updated_at = ${isoNow()} WHERE id = ${jobId} AND status = 'queued'`);
+  try {
+    await importFile(env, db, job);
+  } catch (error) {
+    if (!(error instanceof ImportFailure)) throw error; // retried by the queue, then failed by the dead-letter queue
+    await failImport(env, db, jobId, error.code, error.detail);
+    return;
+  }
+  await deleteUpload(env, jobId);
+}
+
+async function importFile(env: Env, db: Database, job: JobRow): Promise<void> {
+  const params = job.params as unknown as ImportParams;
+  const bytes = await readUpload(env, job.id);
+  if (!bytes) throw new ImportFailure("internal_error", "The uploaded file is no longer stored; upload it again.");
+  let read: ImportResult;
+  try {
+    read = readQuestionBank(bytes, { format: params.format, mediaType: params.media_type, capacity: Number.MAX_SAFE_INTEGER });
+  } catch (error) {
+    if (error instanceof InterchangeError) throw new ImportFailure(error.code, error.detail);
+    throw error;
+  }
+  if (read.items.length > MAX_ITEMS)
+    throw new ImportFailure(
+      "too_many_items",
+      `The file holds ${read.items.length} items; an import reads at most ${MAX_ITEMS} (a quiz holds at most 200 questions): split it.`,
+    );
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const now = isoNow();
+    const target = await targetQuiz(db, job, params);
+    const plan = planImport(read, target, now);
+    const newQuiz = params.new_quiz ? quizRow(job.quizId, quizTitle(params, read, now), now) : undefined;
+    const result = importResult(params.format, plan.rows.length > 0 ? job.quizId : null, plan.report);
+    const batch = importBatch(db, {
+      jobId: job.id,
+      token: crypto.randomUUID(),
+      now,
+      newQuiz,
+      quizId: job.quizId,
+      questionCount: target.questionCount,
+      rows: plan.rows,
+      result,
+    });
+    try {
+      await db.$client.batch(batch);
+      return;
+    } catch (error) {
+      const text = errorChainText(error);
+      if (text.includes("FOREIGN KEY"))
+        throw new ImportFailure("not_found", "The quiz was deleted before the import was written.");
+      // Another delivery finished the job, or the quiz changed since it was read: read again.
+      if (
+        !text.includes("NOT NULL constraint failed: questions.position") &&
+        !text.includes("UNIQUE constraint failed: quizzes.id")
+      )
+        throw error;
+      const [now] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
+      if (now?.status === "succeeded" || now?.status === "failed") return;
+    }
+  }
+  throw new Error(`import ${job.id}: the quiz kept changing while it was written`);
+}
+
+/** The quiz as stored now: its question count and answer bytes (a new quiz: empty). */
+async function targetQuiz(db: Database, job: JobRow, params: ImportParams): Promise<TargetQuiz> {
+  if (params.new_quiz) return { id: job.quizId, questionCount: 0, answerBytes: 0 };
+  const [quiz] = await db
+    .select({
+      count: quizzes.questionCount,
+      bytes: sql<number>`(SELECT coalesce(sum(answer_bytes), 0) FROM questions WHERE quiz_id = ${job.quizId})`.mapWith(Number),
+    })
+    .from(quizzes)
+    .where(eq(quizzes.id, job.quizId));
+  if (!quiz) throw new ImportFailure("not_found", "The quiz was deleted before the import was written.");
+  return { id: job.quizId, questionCount: quiz.count, answerBytes: quiz.bytes };
+}
+
+/** A new quiz's title: the request's, else the file's when the API would accept it, else a dated default. */
+function quizTitle(params: ImportParams, read: ImportResult, now: string): string {
+  if (params.title) return params.title;
+  const fromFile = read.title?.replace(/\s+/g, " ").trim().slice(0, 200);
+  if (fromFile && textProblem(fromFile, false) === undefined) return fromFile;
+  return `Imported questions (${now.slice(0, 10)})`;
+}
+
+const quizRow = (id: string, title: string, now: string): QuizRow => ({
+  id,
+  title,
+  description: "",
+  settings: DEFAULT_SETTINGS,
+  createdAt: now,
+  updatedAt: now,
+  // The triggers on questions count the questions the batch inserts.
+  questionCount: 0,
+});
+
+/** Ends the job as failed with why; nothing of the file was written. The file is deleted. */
+export async function failImport(env: Env, db: Database, jobId: string, code: ImportErrorCode, detail: string) {
+  const now = isoNow();
+  await db.$client.batch([
+    statement(
+      db,
+      sql`UPDATE jobs SET status = 'failed', error = ${detail.slice(0, 1000)}, error_code = ${code}, finished_at = ${now}, updated_at = ${now}
+          WHERE id = ${jobId} AND status IN ('queued', 'running')`,
+    ),
+  ]);
+  await deleteUpload(env, jobId);
+}
