@@ -26,7 +26,8 @@ export const exportResults = defineRoute({
       description: "The export, streamed.",
       headers: z.object({
         "Content-Disposition": z.string().openapi({
-          description: 'attachment; filename="<quiz id>-<shape>.<csv|ndjson>"',
+          description: 'Saved as `<quiz id>-<shape>.<csv|ndjson>`: `attachment; filename="…"`.',
+          pattern: '^attachment; filename="quiz_[0-9a-z]{26}-(submissions|answers)\\.(csv|ndjson)"$',
           example: DISPOSITION_EXAMPLE,
         }),
       }),
