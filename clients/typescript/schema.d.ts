@@ -74,6 +74,28 @@ export interface paths {
         patch: operations["updateQuiz"];
         trace?: never;
     };
+    "/v1/quizzes/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a quiz as a QTI package, GIFT or Moodle XML
+         * @description The quiz's questions in order, with their keys, points, titles, tags, feedback (option feedback included) and explanations, in a file the format's tools import (docs/import-export.md has the mapping). Importing it again (`POST /v1/imports`) gives questions that award the same points to every response.
+         *
+         *     A question the format cannot express is left out of the file, named in a comment at its top and in the `Export-Skipped` header: GIFT cannot express ordering, all-or-nothing scoring over several parts, case-sensitive answers or more than one blank; Moodle XML all-or-nothing matching and blanks over several parts; QTI expresses every type.
+         */
+        get: operations["exportQuiz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/quizzes/{id}/questions": {
         parameters: {
             query?: never;
@@ -83,7 +105,7 @@ export interface paths {
         };
         /**
          * List a quiz's questions in order
-         * @description Returns the quiz's questions by position, first to last. To a credential without quizzes:write the key is hidden: no key fields, `feedback` `{}`, `explanation` null, ordering items and matching choices sorted by id. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         * @description Returns the quiz's questions by position, first to last; with `tag`, only those carrying that tag. To a credential without quizzes:write the key is hidden: no key fields, `feedback` `{}`, `explanation` null, no option feedback, ordering items and matching choices sorted by id. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
          */
         get: operations["listQuestions"];
         put?: never;
@@ -214,6 +236,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quizzes/{id}/lti/resync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send every LTI grade of a quiz again
+         * @description A job (GET /v1/jobs/{id}, visible to admin) that makes every ledger row of the quiz pending and sends each user's latest kept grade again, in chunks. An unknown quiz → 404.
+         */
+        post: operations["resyncQuizLti"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users": {
         parameters: {
             query?: never;
@@ -298,6 +340,38 @@ export interface paths {
          * @description One entry per user with a graded submission: the attempts graded and the score the quiz's grading_policy keeps (highest, latest, first or average), kept current at grade time. By user id; pass `next_cursor` back as `cursor` until it is null.
          */
         get: operations["listQuizGrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quizzes/{id}/results/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a quiz's results (CSV or NDJSON, streamed)
+         * @description Every graded or needs-review submission of the quiz, in (`created_at`, `id`) order, streamed in one response however many there are.
+         *
+         *     `shape=submissions`: `submission_id, user_id, attempt, status, created_at, graded_at, graded_by, score, points_earned, points_possible, kept`, then `q<position>_points` per question of the quiz in its order (empty when the submission did not present it).
+         *
+         *     `kept` is true for the attempt the grading policy keeps: `first`/`latest` by attempt number, `highest` the earliest attempt with the highest score, `average` every graded attempt; false while a submission needs review (its `graded_at` is empty).
+         *
+         *     `shape=answers`: `submission_id, user_id, question_id, position, type, question_version, response, points_earned, points_possible, correct`, one row per question a submission presented, `position` being its place in that submission.
+         *
+         *     `response` is the stored response (CSV: a string as is, a structured one as JSON text, empty when unanswered; NDJSON: the JSON value, null when unanswered). Answer keys are never exported.
+         *
+         *     In CSV a text cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'` (OWASP CSV injection); numbers are written as numbers; a cell holding a comma, quote or line break is quoted.
+         *
+         *     Not paginated: read the body as a stream. A failure after the first byte ends the stream with an error.
+         */
+        get: operations["exportResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -671,7 +745,7 @@ export interface paths {
         };
         /**
          * A job's status, progress and result
-         * @description Long work (a regrade) runs as a job in the background, in bounded chunks. Visible to credentials holding the scope that started it (`quizzes:write` for a regrade); to any other, 404.
+         * @description Long work (a regrade, an import, an LTI resync) runs as a job in the background. Visible to credentials holding the scope that started it (`quizzes:write` for a regrade or an import, `admin` for a resync); to any other, 404. The shape of `result` and `error` depends on `type`: an import's failure is `{ code, detail }`, a regrade's or a resync's a string.
          */
         get: operations["getJob"];
         put?: never;
@@ -696,6 +770,30 @@ export interface paths {
         get: operations["listJobChanges"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a question bank (QTI, Moodle XML, GIFT, Aiken) as a job
+         * @description Stores the file and starts a job that reads it and writes its questions — into a new quiz, or appended to `quiz_id` — in one atomic write with their events (`quiz.created` for a new quiz, one `question.created` per question). Poll the job at its Location (`GET /v1/jobs/{id}`).
+         *
+         *     The job's `result` reports every source item in source order: `imported` (every graded behaviour kept), `approximated` (imported, each loss named in `notes`) or `skipped` (with the reason: an unsupported interaction or type, invalid text, over 200 questions in the quiz, answers too large for a submission's row, …). When nothing can be imported nothing is written and `result.quiz_id` is null.
+         *
+         *     Refusals: a format not given and not recognised → 400 `unknown_format`; an unknown `quiz_id` → 404; another media type → 415; over 10 MiB → 413. What needs the file read fails the job instead, with `error: { code, detail }`: `unreadable_file` (not the format, truncated, malformed), `unsafe_xml` (a DOCTYPE or entity declaration), `unsafe_package` (over 1 000 entries or 100 MiB uncompressed, or an absolute or climbing entry path), `too_many_items` (over 1 000 items). Nothing of a refused file is written.
+         */
+        post: operations["createImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -854,6 +952,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the endpoint a test event
+         * @description Records a `webhook_endpoint.test` event (its `data.object` the endpoint, URL origin only) and delivers it to this endpoint only, whatever types it subscribes to, signed like any event; the attempt and any retries are recorded under its deliveries. No body. A disabled endpoint → 409 endpoint_disabled. Only the credential that created the endpoint (or admin) sees it; to any other it does not exist (404).
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List LTI platforms
+         * @description The LMS registrations launches are accepted from, oldest first. Pass `next_cursor` back as `cursor` until it is null.
+         */
+        get: operations["listLtiPlatforms"];
+        put?: never;
+        /**
+         * Register an LTI 1.3 platform
+         * @description Registers an LMS (its issuer and the client_id it gave this tool, its deployments, its token and JWKS URLs). auth_token_url and jwks_url must pass the safe-target rules (https, no private, loopback or link-local address; 400 naming the field). The same issuer and client_id twice → 409 lti_platform_exists.
+         */
+        post: operations["createLtiPlatform"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/platforms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an LTI platform
+         * @description One registration.
+         */
+        get: operations["getLtiPlatform"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an LTI platform
+         * @description Deletes the registration and its links: its launches are refused (unknown_issuer) from now on. Users it created, its launches and its ledger rows stay; rows still pending fail with “The platform was deleted.”
+         */
+        delete: operations["deleteLtiPlatform"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an LTI platform
+         * @description Sets the fields sent. URLs as at registration; another platform's issuer and client_id → 409 lti_platform_exists. The next token request and JWKS fetch use the new values.
+         */
+        patch: operations["updateLtiPlatform"];
+        trace?: never;
+    };
+    "/v1/lti/links/{resource_link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Link a resource link to a quiz
+         * @description Launches of this resource link from this platform open this quiz, unless they carry a custom quiz_id of an existing quiz. 201 when the link is new, 200 when it replaced one. An unknown platform or quiz → 400.
+         */
+        put: operations["putLtiLink"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/launches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an LTI 1.3 launch
+         * @description The client application posts the id_token the platform sent to its launch URL. Every check of the 1EdTech Security Framework and LTI Core runs: an RS256 signature by a key of the platform's JWKS (fetched under the safe-target rules, kept ≤ 10 min, fetched again for an unknown kid), a registered issuer, the client_id in aud (and as azp when aud holds several), exp in the future, iat within 5 minutes, a nonce never seen, a registered deployment_id, message_type LtiResourceLinkRequest, version 1.3.0, a sub and a resource link. A failure → 401 invalid_launch whose `check` member names the check. The user is found or created from (platform, sub) with the claims' name and e-mail (null without one).
+         */
+        post: operations["createLtiLaunch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the tool's signing key
+         * @description A new RS256 key signs from now on; the one it replaces stays in /.well-known/jwks.json for 24 h (never signing). Rotating again drops an older previous key: at most two keys are listed. Without WEBHOOK_SECRET_KEY → 503 lti_not_configured.
+         */
+        post: operations["rotateLtiKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/passbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The grade passback ledger
+         * @description One row per (user, line item) holding the user's latest kept grade and where its way to the gradebook stands, oldest row first; filter by status, quiz_id, user_id. Pass `next_cursor` back as `cursor` until it is null.
+         */
+        get: operations["listLtiPassbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/passbacks/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ledger row's score again
+         * @description The row becomes pending with a fresh count of attempts, and its latest kept grade is sent again (after the platform's Retry-After, if one is running). An unknown id → 404.
+         */
+        post: operations["retryLtiPassback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/token": {
         parameters: {
             query?: never;
@@ -926,6 +1196,26 @@ export interface paths {
          * @description Public: the token, revocation and introspection endpoints and the methods and scopes they support.
          */
         get: operations["metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tool's public keys (JWKS)
+         * @description The LTI tool's RS256 public keys, each with its kid: the current one (made on first need) and, for 24 h after a rotation, the previous one. Public, no credential; cacheable for a minute. Without WEBHOOK_SECRET_KEY → 503 lti_not_configured.
+         */
+        get: operations["getLtiJwks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1035,7 +1325,7 @@ export interface components {
              * @description Stable; the error catalogue at /problems/<code>.
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_not_subscribed" | "webhooks_not_configured" | "internal_error";
+            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
             request_id: string;
             errors?: {
                 path: string;
@@ -1213,7 +1503,7 @@ export interface components {
              */
             feedback_bands?: components["schemas"]["FeedbackBand"][];
             /**
-             * @description When results show answer keys (with the questions' feedback and explanations) to credentials without quizzes:write: "always"; "after_last_attempt" (once the user's graded attempts reach max_attempts + extra_attempts); "after_due" (after available_until, else the submission's deadline, else once graded); "never". Neither "after_last_attempt" nor "after_due" reveals while the user holds an open submission or may start another (the window open and attempts left). true and false are read as "always" and "never".
+             * @description When results show answer keys (with the questions' feedback and explanations) to credentials without quizzes:write: "always"; "after_last_attempt" (once the user's graded attempts reach max_attempts + extra_attempts); "after_due" (after available_until, else the submission's deadline, else once graded); "never". Neither "after_last_attempt" nor "after_due" reveals while the user holds an open submission or may start another (the window open and attempts left). true and false, deprecated, are read as "always" and "never" (the answer then carries Deprecation and Sunset headers).
              * @default after_last_attempt
              */
             show_correct_answers?: ("always" | "after_last_attempt" | "after_due" | "never") | boolean;
@@ -1263,13 +1553,19 @@ export interface components {
         /**
          * @example {
          *       "type": "single_choice",
+         *       "title": "Capital of France",
+         *       "tags": [
+         *         "geography",
+         *         "europe"
+         *       ],
          *       "prompt": "Capital of France?",
          *       "options": [
          *         {
          *           "text": "Paris"
          *         },
          *         {
-         *           "text": "Lyon"
+         *           "text": "Lyon",
+         *           "feedback": "Lyon is France's third city; the capital is Paris."
          *         }
          *       ],
          *       "correct_option_id": "a"
@@ -1281,6 +1577,19 @@ export interface components {
              * @enum {string}
              */
             type: "single_choice";
+            /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
@@ -1299,7 +1608,7 @@ export interface components {
              * @example easy
              */
             pool?: string | null;
-            options: components["schemas"]["OptionInput"][];
+            options: components["schemas"]["ChoiceOptionInput"][];
             correct_option_id: string;
         };
         /** @default {} */
@@ -1309,10 +1618,12 @@ export interface components {
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
             incorrect?: string;
         };
-        OptionInput: {
+        ChoiceOptionInput: {
             id?: string;
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
             text: string;
+            /** @description Shown with this option's result when the reveal policy shows the key (§13); part of the key, so hidden from credentials without quizzes:write. */
+            feedback?: string;
         };
         /**
          * @example {
@@ -1344,6 +1655,19 @@ export interface components {
              */
             type: "multiple_choice";
             /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
              */
@@ -1361,7 +1685,7 @@ export interface components {
              * @example easy
              */
             pool?: string | null;
-            options: components["schemas"]["OptionInput"][];
+            options: components["schemas"]["ChoiceOptionInput"][];
             correct_option_ids: string[];
             /**
              * @default all_or_nothing
@@ -1382,6 +1706,19 @@ export interface components {
              * @enum {string}
              */
             type: "true_false";
+            /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
@@ -1419,6 +1756,19 @@ export interface components {
              */
             type: "short_text";
             /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
              */
@@ -1454,6 +1804,19 @@ export interface components {
              * @enum {string}
              */
             type: "numeric";
+            /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
@@ -1502,6 +1865,19 @@ export interface components {
              */
             type: "ordering";
             /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
              */
@@ -1530,6 +1906,11 @@ export interface components {
              */
             scoring?: "all_or_nothing" | "partial";
         };
+        OptionInput: {
+            id?: string;
+            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
+            text: string;
+        };
         /**
          * @description Either pairs (and distractors), or prompts, choices (with ids) and correct_matches. Stored and returned in the second form.
          * @example {
@@ -1556,6 +1937,19 @@ export interface components {
              * @enum {string}
              */
             type: "matching";
+            /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
@@ -1634,6 +2028,19 @@ export interface components {
              */
             type: "fill_in_blanks";
             /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
              */
@@ -1683,6 +2090,19 @@ export interface components {
              * @enum {string}
              */
             type: "essay";
+            /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
@@ -1737,7 +2157,7 @@ export interface components {
                 max_attempts?: number | null;
                 /** @description The band with the highest min_score ≤ score gives the submission's feedback. */
                 feedback_bands?: components["schemas"]["FeedbackBand"][];
-                /** @description When results show answer keys (with the questions' feedback and explanations) to credentials without quizzes:write: "always"; "after_last_attempt" (once the user's graded attempts reach max_attempts + extra_attempts); "after_due" (after available_until, else the submission's deadline, else once graded); "never". Neither "after_last_attempt" nor "after_due" reveals while the user holds an open submission or may start another (the window open and attempts left). true and false are read as "always" and "never". */
+                /** @description When results show answer keys (with the questions' feedback and explanations) to credentials without quizzes:write: "always"; "after_last_attempt" (once the user's graded attempts reach max_attempts + extra_attempts); "after_due" (after available_until, else the submission's deadline, else once graded); "never". Neither "after_last_attempt" nor "after_due" reveals while the user holds an open submission or may start another (the window open and attempts left). true and false, deprecated, are read as "always" and "never" (the answer then carries Deprecation and Sunset headers). */
                 show_correct_answers?: ("always" | "after_last_attempt" | "after_due" | "never") | boolean;
                 /**
                  * Format: date-time
@@ -1777,6 +2197,10 @@ export interface components {
             quiz_id: string;
             /** @enum {string} */
             type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
+            /** @description The question's name for its authors; null when it has none. */
+            title: string | null;
+            /** @description Its tags, in the order given; `[]` when none. */
+            tags: string[];
             prompt: string;
             points: number;
             /**
@@ -1793,7 +2217,7 @@ export interface components {
             explanation: string | null;
             /** @description The question's pool; null: presented in every submission. */
             pool: string | null;
-            options?: components["schemas"]["Option"][];
+            options?: components["schemas"]["ChoiceOption"][];
             correct_option_id?: string;
             correct_option_ids?: string[];
             /** @enum {string} */
@@ -1829,6 +2253,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        ChoiceOption: {
+            id: string;
+            text: string;
+            /** @description Shown with this option's result when the reveal policy shows the key (§13); part of the key, so hidden from credentials without quizzes:write. */
+            feedback?: string;
+        };
         Option: {
             id: string;
             text: string;
@@ -1836,6 +2266,10 @@ export interface components {
         /**
          * @example {
          *       "type": "multiple_choice",
+         *       "title": "Capitals",
+         *       "tags": [
+         *         "geography"
+         *       ],
          *       "prompt": "Which of these cities are capitals?",
          *       "points": 2,
          *       "options": [
@@ -1845,7 +2279,8 @@ export interface components {
          *         },
          *         {
          *           "id": "b",
-         *           "text": "Porto"
+         *           "text": "Porto",
+         *           "feedback": "Porto is Portugal's second city; Lisbon is its capital."
          *         },
          *         {
          *           "id": "c",
@@ -1864,6 +2299,19 @@ export interface components {
             /** @enum {string} */
             type: "single_choice";
             /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
              */
@@ -1881,7 +2329,7 @@ export interface components {
              * @example easy
              */
             pool?: string | null;
-            options: components["schemas"]["OptionInput"][];
+            options: components["schemas"]["ChoiceOptionInput"][];
             correct_option_id: string;
             /**
              * Format: int32
@@ -1892,6 +2340,19 @@ export interface components {
             /** @enum {string} */
             type: "multiple_choice";
             /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
              */
@@ -1909,7 +2370,7 @@ export interface components {
              * @example easy
              */
             pool?: string | null;
-            options: components["schemas"]["OptionInput"][];
+            options: components["schemas"]["ChoiceOptionInput"][];
             correct_option_ids: string[];
             /**
              * @default all_or_nothing
@@ -1924,6 +2385,19 @@ export interface components {
         } | {
             /** @enum {string} */
             type: "true_false";
+            /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
@@ -1951,6 +2425,19 @@ export interface components {
         } | {
             /** @enum {string} */
             type: "short_text";
+            /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
@@ -1981,6 +2468,19 @@ export interface components {
             /** @enum {string} */
             type: "numeric";
             /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
              */
@@ -2009,6 +2509,19 @@ export interface components {
         } | {
             /** @enum {string} */
             type: "ordering";
+            /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
@@ -2045,6 +2558,19 @@ export interface components {
         } | {
             /** @enum {string} */
             type: "matching";
+            /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
@@ -2090,6 +2616,19 @@ export interface components {
             /** @enum {string} */
             type: "fill_in_blanks";
             /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
              */
@@ -2132,6 +2671,19 @@ export interface components {
             /** @enum {string} */
             type: "essay";
             /**
+             * @description A short name of the question for its authors and in exports; null or left out: none.
+             * @example Capital of France
+             */
+            title?: string | null;
+            /**
+             * @description At most 20 tags of 1–100 characters, each once.
+             * @example [
+             *       "geography",
+             *       "europe"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @example What is 2 + 2?
              */
@@ -2166,12 +2718,18 @@ export interface components {
          * @description Any fields of a question; the result is validated as a whole question of its (new) type. A matching's pairs (and distractors) replace its prompts, choices and correct_matches; an ordering's items sent with ids left out, without correct_order, are the order as listed.
          * @example {
          *       "prompt": "What is the capital city of France?",
-         *       "points": 2
+         *       "points": 2,
+         *       "tags": [
+         *         "geography",
+         *         "capitals"
+         *       ]
          *     }
          */
         QuestionPatch: {
             /** @enum {string} */
             type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
+            title?: unknown;
+            tags?: unknown;
             prompt?: unknown;
             points?: unknown;
             feedback?: unknown;
@@ -2278,6 +2836,11 @@ export interface components {
              * @default []
              */
             answers?: components["schemas"]["AnswerInput"][];
+            /**
+             * @description The LTI launch the user is taking the quiz under (POST /v1/lti/launches): the user's kept grade at this quiz then goes back to the launch's AGS line item. A launch of another user or quiz → 400.
+             * @example ltl_01kamz3f7c9n0p8s6e5vwx2y4r
+             */
+            lti_launch_id?: string;
         };
         AnswerInput: {
             /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
@@ -2344,15 +2907,34 @@ export interface components {
          *       "finished_at": "2026-11-23T09:30:02.000Z"
          *     }
          */
-        Job: {
+        Job: components["schemas"]["RegradeJob"] | components["schemas"]["LtiResyncJob"] | components["schemas"]["ImportJob"];
+        /**
+         * @example {
+         *       "id": "job_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "type": "regrade",
+         *       "status": "succeeded",
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "progress": {
+         *         "done": 120,
+         *         "total": 120
+         *       },
+         *       "result": {
+         *         "dry_run": true,
+         *         "submissions_considered": 120,
+         *         "submissions_changed": 17,
+         *         "mean_score_before": 71.5,
+         *         "mean_score_after": 74.25
+         *       },
+         *       "error": null,
+         *       "created_at": "2026-11-23T09:30:00.000Z",
+         *       "finished_at": "2026-11-23T09:30:02.000Z"
+         *     }
+         */
+        RegradeJob: {
             /** @example job_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
             /** @enum {string} */
-            type: "regrade";
-            /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed";
-            /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
-            quiz_id: string;
             progress: {
                 /** Format: int64 */
                 done: number;
@@ -2362,13 +2944,20 @@ export interface components {
                  */
                 total: number;
             };
-            result: components["schemas"]["RegradeResult"];
-            /** @description Why a failed job failed. */
-            error: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "regrade";
+            /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
+            quiz_id: string;
+            result: components["schemas"]["RegradeResult"];
+            /** @description Why a failed job failed. */
+            error: string | null;
         };
         /** @description Once the job has succeeded. */
         RegradeResult: {
@@ -2387,6 +2976,164 @@ export interface components {
             mean_score_before: number | null;
             mean_score_after: number | null;
         } | null;
+        LtiResyncJob: {
+            /** @example job_01kamz3f7c9n0p8s6e5vwx2y4r */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            progress: {
+                /** Format: int64 */
+                done: number;
+                /**
+                 * Format: int64
+                 * @description 0 until the job starts; set to `done` when it succeeds.
+                 */
+                total: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "lti_resync";
+            /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
+            quiz_id: string;
+            /** @description A resync has no result: `progress` counts the ledger rows sent again. */
+            result: null;
+            /** @description Why a failed job failed. */
+            error: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "job_01kamz4v2b8m1q7r5t3wxy6z9a",
+         *       "type": "import",
+         *       "status": "succeeded",
+         *       "quiz_id": "quiz_01kamz4v2b8m1q7r5t3wxy6z9b",
+         *       "progress": {
+         *         "done": 3,
+         *         "total": 3
+         *       },
+         *       "result": {
+         *         "quiz_id": "quiz_01kamz4v2b8m1q7r5t3wxy6z9b",
+         *         "format": "moodle_xml",
+         *         "items_total": 3,
+         *         "imported": 1,
+         *         "approximated": 1,
+         *         "skipped": 1,
+         *         "report": [
+         *           {
+         *             "source_id": "Capital of France",
+         *             "title": "Capital of France",
+         *             "status": "imported",
+         *             "question_id": "qst_01kamz4v2b8m1q7r5t3wxy6z9c",
+         *             "type": "single_choice",
+         *             "notes": []
+         *           },
+         *           {
+         *             "source_id": "Rivers",
+         *             "title": "Rivers",
+         *             "status": "approximated",
+         *             "question_id": "qst_01kamz4v2b8m1q7r5t3wxy6z9d",
+         *             "type": "fill_in_blanks",
+         *             "notes": [
+         *               "The drop-down of gap 1 became a blank accepting its right option's text (\"Seine\")."
+         *             ]
+         *           },
+         *           {
+         *             "source_id": "Area of a circle",
+         *             "title": "Area of a circle",
+         *             "status": "skipped",
+         *             "notes": [
+         *               "Skipped: calculated question."
+         *             ]
+         *           }
+         *         ]
+         *       },
+         *       "error": null,
+         *       "created_at": "2026-11-23T09:30:00.000Z",
+         *       "finished_at": "2026-11-23T09:30:01.000Z"
+         *     }
+         */
+        ImportJob: {
+            /** @example job_01kamz3f7c9n0p8s6e5vwx2y4r */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            progress: {
+                /** Format: int64 */
+                done: number;
+                /**
+                 * Format: int64
+                 * @description 0 until the job starts; set to `done` when it succeeds.
+                 */
+                total: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "import";
+            /**
+             * @description The quiz the import writes: the quiz_id it was given, or the id reserved for the new quiz, which exists once the job has succeeded with `result.quiz_id` set.
+             * @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r
+             */
+            quiz_id: string;
+            result: components["schemas"]["ImportResult"];
+            /** @description Why a failed import failed; nothing of the file was written. `unreadable_file`: not the format, truncated or malformed; `unsafe_xml`: a DOCTYPE or entity declaration; `unsafe_package`: a zip over 1 000 entries or 100 MiB uncompressed, or with an absolute or climbing path; `too_many_items`: over 1 000 items; `not_found`: the quiz was deleted; `internal_error`: the service failed on every retry. */
+            error: {
+                /** @enum {string} */
+                code: "unreadable_file" | "unsafe_xml" | "unsafe_package" | "unknown_format" | "too_many_items" | "not_found" | "internal_error";
+                detail: string;
+            } | null;
+        };
+        /** @description Once the job has succeeded. */
+        ImportResult: {
+            /**
+             * @description The quiz written (new or appended to); null when nothing was imported.
+             * @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r
+             */
+            quiz_id: string | null;
+            /** @enum {string} */
+            format: "qti" | "gift" | "moodle_xml" | "aiken";
+            /**
+             * Format: int64
+             * @description Source items read: one report entry each.
+             */
+            items_total: number;
+            /** Format: int64 */
+            imported: number;
+            /** Format: int64 */
+            approximated: number;
+            /** Format: int64 */
+            skipped: number;
+            /** @description One entry per source item, in source order. */
+            report: components["schemas"]["ImportReportEntry"][];
+        } | null;
+        ImportReportEntry: {
+            /** @description The item's own identifier: the QTI item's identifier (its file name in a package), the Moodle question's <name>, the GIFT ::title::, else its 1-based position. */
+            source_id: string;
+            title?: string;
+            /**
+             * @description `imported`: every graded behaviour kept; `approximated`: imported, each loss named in `notes`; `skipped`: not imported, `notes` says why.
+             * @enum {string}
+             */
+            status: "imported" | "approximated" | "skipped";
+            /**
+             * @description The question made of it, unless skipped.
+             * @example qst_01kamz3f7c9n0p8s6e5vwx2y4r
+             */
+            question_id?: string;
+            /** @enum {string} */
+            type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
+            notes: string[];
+        };
         /**
          * @example {
          *       "question_ids": [
@@ -2415,7 +3162,8 @@ export interface components {
             /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
             name: string;
-            email: string;
+            /** @description null for a user an LTI launch created without an e-mail claim (never an invented address); "" once the user is deleted. Unique among users that have one, compared case-insensitively. */
+            email: string | null;
             /**
              * @example student
              * @enum {string}
@@ -2564,6 +3312,11 @@ export interface components {
             feedback: string | null;
             /** @description Part of the key: null until the reveal policy shows the key to this credential. */
             explanation: string | null;
+            /** @description Choice questions, once the reveal policy shows the key to this credential: the feedback of each option the response chose that has one; absent when none has. */
+            option_feedback?: {
+                option_id: string;
+                feedback: string;
+            }[];
             /** @description The key, when the quiz's settings.show_correct_answers shows it to this credential (always with quizzes:write). */
             correct_answer?: unknown;
         };
@@ -2650,11 +3403,22 @@ export interface components {
                 difficulty: number | null;
                 /** @description Pearson correlation of the item's points with the rest of the total (total − item); null when either varies not at all. */
                 discrimination: number | null;
-                /** @description Choice questions: how often each current option was chosen, zeros included. */
+                /** @description negative_discrimination (< 0), low_discrimination (< 0.2, negative included), too_easy (difficulty > 0.95), too_hard (< 0.2), distractor_attracts_strong (a wrong option with point_biserial > 0); none without the figure. */
+                flags: ("negative_discrimination" | "low_discrimination" | "too_easy" | "too_hard" | "distractor_attracts_strong")[];
+                /** @description Choice questions: distractor analysis of each current option, zeros included. */
                 options?: {
                     option_id: string;
-                    /** Format: int64 */
+                    /**
+                     * Format: int64
+                     * @description Submissions presented the question that chose it.
+                     */
                     count: number;
+                    /** @description count ÷ the item's n; null when n is 0. */
+                    share: number | null;
+                    /** @description Mean total points of those who chose it; null when nobody did. */
+                    mean_total: number | null;
+                    /** @description Correlation of choosing it (1/0) with the total points; null when nobody or everybody chose it or the total does not vary. */
+                    point_biserial: number | null;
                 }[];
             }[];
         };
@@ -2736,7 +3500,7 @@ export interface components {
              *       "submissions:write"
              *     ]
              */
-            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "admin")[];
+            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "lti:launch" | "admin")[];
             /**
              * Format: date-time
              * @example 2027-06-30T00:00:00.000Z
@@ -2814,7 +3578,7 @@ export interface components {
              *       "submissions:write"
              *     ]
              */
-            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "admin")[];
+            scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "lti:launch" | "admin")[];
         };
         JobChangePage: {
             changes: components["schemas"]["JobChange"][];
@@ -2871,7 +3635,7 @@ export interface components {
          * @example submission.graded
          * @enum {string}
          */
-        EventType: "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled";
+        EventType: "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled" | "webhook_endpoint.test" | "lti.passback.failed";
         Redelivery: {
             /** @example evt_01kamz3f7c9n0p8s6e5vwx2y4r */
             event_id: string;
@@ -2938,7 +3702,7 @@ export interface components {
              *       "submission.graded"
              *     ]
              */
-            events: ("*" | "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled")[];
+            events: ("*" | "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled" | "webhook_endpoint.test" | "lti.passback.failed")[];
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
              * @default
@@ -2969,7 +3733,7 @@ export interface components {
              *       "submission.graded"
              *     ]
              */
-            events?: ("*" | "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled")[];
+            events?: ("*" | "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled" | "webhook_endpoint.test" | "lti.passback.failed")[];
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
             description?: string;
             /** @description true re-enables an endpoint that was disabled after failing. */
@@ -3025,6 +3789,274 @@ export interface components {
             next_retry_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        /**
+         * @example {
+         *       "event_id": "evt_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "endpoint_id": "whe_01kamz3f7c9n0p8s6e5vwx2y4r"
+         *     }
+         */
+        TestEventSent: {
+            /** @description The webhook_endpoint.test event (GET /v1/events/{id}). */
+            event_id: string;
+            endpoint_id: string;
+        };
+        LtiPlatformPage: {
+            platforms: components["schemas"]["LtiPlatform"][];
+            /** @description Cursor of the next page, or null on the last page. */
+            next_cursor: string | null;
+        };
+        LtiPlatform: {
+            /** @example ltp_01kamz3f7c9n0p8s6e5vwx2y4r */
+            id: string;
+            issuer: string;
+            client_id: string;
+            deployment_ids: string[];
+            auth_token_url: string;
+            jwks_url: string;
+            audience: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "issuer": "https://canvas.instructure.com",
+         *       "client_id": "10000000000042",
+         *       "deployment_ids": [
+         *         "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"
+         *       ],
+         *       "auth_token_url": "https://sso.canvaslms.com/login/oauth2/token",
+         *       "jwks_url": "https://sso.canvaslms.com/api/lti/security/jwks"
+         *     }
+         */
+        LtiPlatformCreate: {
+            /**
+             * @description The platform's issuer, exactly as its id_tokens' `iss` carries it.
+             * @example https://canvas.instructure.com
+             */
+            issuer: string;
+            /**
+             * @description The client_id the LMS gave this tool.
+             * @example 10000000000042
+             */
+            client_id: string;
+            /**
+             * @description The deployments whose launches are accepted.
+             * @example [
+             *       "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"
+             *     ]
+             */
+            deployment_ids: string[];
+            /**
+             * Format: uri
+             * @description The platform's OAuth 2.0 token endpoint (AGS access tokens). Safe-target rules: https, no private address (docs/lti.md).
+             * @example https://sso.canvaslms.com/login/oauth2/token
+             */
+            auth_token_url: string;
+            /**
+             * Format: uri
+             * @description Where the platform publishes the keys its id_tokens are signed with. Safe-target rules as for auth_token_url.
+             * @example https://sso.canvaslms.com/api/lti/security/jwks
+             */
+            jwks_url: string;
+            /**
+             * @description The `aud` of the tool's client assertions, when the platform wants another than auth_token_url (Moodle, Brightspace).
+             * @example https://sso.canvaslms.com/login/oauth2/token
+             */
+            audience?: string | null;
+        };
+        /**
+         * @example {
+         *       "deployment_ids": [
+         *         "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb",
+         *         "43:0a3c5e1f2b4d6f8091a2b3c4d5e6f7081928374a"
+         *       ]
+         *     }
+         */
+        LtiPlatformPatch: {
+            /**
+             * @description The platform's issuer, exactly as its id_tokens' `iss` carries it.
+             * @example https://canvas.instructure.com
+             */
+            issuer?: string;
+            /**
+             * @description The client_id the LMS gave this tool.
+             * @example 10000000000042
+             */
+            client_id?: string;
+            /**
+             * @description The deployments whose launches are accepted.
+             * @example [
+             *       "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"
+             *     ]
+             */
+            deployment_ids?: string[];
+            /**
+             * Format: uri
+             * @description The platform's OAuth 2.0 token endpoint (AGS access tokens). Safe-target rules: https, no private address (docs/lti.md).
+             * @example https://sso.canvaslms.com/login/oauth2/token
+             */
+            auth_token_url?: string;
+            /**
+             * Format: uri
+             * @description Where the platform publishes the keys its id_tokens are signed with. Safe-target rules as for auth_token_url.
+             * @example https://sso.canvaslms.com/api/lti/security/jwks
+             */
+            jwks_url?: string;
+            /**
+             * @description null: the token URL again.
+             * @example https://sso.canvaslms.com/login/oauth2/token
+             */
+            audience?: string | null;
+        };
+        LtiLink: {
+            resource_link_id: string;
+            /** @example ltp_01kamz3f7c9n0p8s6e5vwx2y4r */
+            platform_id: string;
+            /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
+            quiz_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "platform_id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r"
+         *     }
+         */
+        LtiLinkPut: {
+            /** @example ltp_01kamz3f7c9n0p8s6e5vwx2y4r */
+            platform_id: string;
+            /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
+            quiz_id: string;
+        };
+        LtiLaunch: {
+            /** @example ltl_01kamz3f7c9n0p8s6e5vwx2y4r */
+            launch_id: string;
+            /** @example ltp_01kamz3f7c9n0p8s6e5vwx2y4r */
+            platform_id: string;
+            /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
+            user_id: string;
+            deployment_id: string;
+            /**
+             * @example [
+             *       "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+             *     ]
+             */
+            roles: string[];
+            /**
+             * @description The course: id, label, title (those sent); null without a context claim.
+             * @example {
+             *       "id": "c1d887f0a1a4f6e4",
+             *       "label": "BIO 101",
+             *       "title": "Biology"
+             *     }
+             */
+            context: {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description The link launched: id, title, description (those sent).
+             * @example {
+             *       "id": "200d101f-2c14-434a-a0f3-57c2a42369fd",
+             *       "title": "Week 3 quiz"
+             *     }
+             */
+            resource_link: {
+                [key: string]: string;
+            };
+            /**
+             * @description The quiz to open: the custom claim's quiz_id when it names a quiz, else the resource link's link (PUT /v1/lti/links/{resource_link_id}); null when neither.
+             * @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r
+             */
+            quiz_id: string | null;
+            /** @description The Assignment and Grade Services claim; null without one. Grades go back only when lineitem is set and scopes hold https://purl.imsglobal.org/spec/lti-ags/scope/score. */
+            ags: {
+                /** @description Where scores go; null when the launch names no line item. */
+                lineitem: string | null;
+                scopes: string[];
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "id_token": "eyJhbGciOiJSUzI1NiIsImtpZCI6InBsYXRmb3JtLWtleS0xIiwidHlwIjoiSldUIn0.eyJpc3MiOiJodHRwczovL2NhbnZhcy5pbnN0cnVjdHVyZS5jb20ifQ.c2lnbmF0dXJl"
+         *     }
+         */
+        LtiLaunchCreate: {
+            /** @description The JWT the platform posted (form field id_token), unchanged. */
+            id_token: string;
+        };
+        LtiToolKeys: {
+            keys: {
+                kid: string;
+                /**
+                 * @description current: signs; previous: listed until listed_until, never signs.
+                 * @enum {string}
+                 */
+                status: "current" | "previous";
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                listed_until: string | null;
+            }[];
+        };
+        LtiPassbackPage: {
+            passbacks: components["schemas"]["LtiPassback"][];
+            /** @description Cursor of the next page, or null on the last page. */
+            next_cursor: string | null;
+        };
+        LtiPassback: {
+            /** @example lpb_01kamz3f7c9n0p8s6e5vwx2y4r */
+            id: string;
+            /** @example ltp_01kamz3f7c9n0p8s6e5vwx2y4r */
+            platform_id: string;
+            /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
+            quiz_id: string;
+            /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
+            user_id: string;
+            /**
+             * @description The kept submission whose grade this is.
+             * @example sub_01kamz3f7c9n0p8s6e5vwx2y4r
+             */
+            submission_id: string;
+            lineitem: string;
+            /** @description The kept submission's points_earned; null while PendingManual. */
+            score_given: number | null;
+            /** @description Its points_possible; null while PendingManual. */
+            score_maximum: number | null;
+            /** @enum {string} */
+            grading_progress: "FullyGraded" | "PendingManual";
+            /**
+             * Format: date-time
+             * @description When the kept grade changed: the score's timestamp.
+             */
+            timestamp: string;
+            /**
+             * @description pending: to be sent (or being sent, or waiting for next_retry_at); succeeded: the platform took this score; failed: a 4xx, or 8 attempts failed.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * Format: int64
+             * @description Tries of this score, the successful one included.
+             */
+            attempts: number;
+            /** Format: int64 */
+            last_response_status: number | null;
+            /** @description Why the last try failed, at most 1 KiB. */
+            last_error: string | null;
+            /** Format: date-time */
+            next_retry_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         TokenResponse: {
             /** @example qz_at_… */
@@ -3133,9 +4165,28 @@ export interface components {
             token_endpoint_auth_methods_supported: string[];
             revocation_endpoint_auth_methods_supported: string[];
             introspection_endpoint_auth_methods_supported: string[];
-            scopes_supported: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "admin")[];
+            scopes_supported: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "lti:launch" | "admin")[];
             /** Format: uri */
             service_documentation: string;
+        };
+        /**
+         * @example {
+         *       "keys": [
+         *         {
+         *           "kty": "RSA",
+         *           "n": "0vx7agoebGcQSuu…",
+         *           "e": "AQAB",
+         *           "kid": "ltk_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "alg": "RS256",
+         *           "use": "sig"
+         *         }
+         *       ]
+         *     }
+         */
+        JsonWebKeySet: {
+            keys: {
+                [key: string]: unknown;
+            }[];
         };
     };
     responses: never;
@@ -3402,6 +4453,10 @@ export interface operations {
             /** @description The quiz with the ids of the questions created with it; Location names it. */
             201: {
                 headers: {
+                    /** @description RFC 9745: present when the request used something deprecated (docs/compatibility.md), with the date it was deprecated. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the date after which what was deprecated may stop working (at least 90 days after Deprecation). */
+                    Sunset?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4023,6 +5078,10 @@ export interface operations {
             /** @description The changed quiz. */
             200: {
                 headers: {
+                    /** @description RFC 9745: present when the request used something deprecated (docs/compatibility.md), with the date it was deprecated. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: the date after which what was deprecated may stop working (at least 90 days after Deprecation). */
+                    Sunset?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -4249,6 +5308,187 @@ export interface operations {
             };
         };
     };
+    exportQuiz: {
+        parameters: {
+            query: {
+                /** @description `qti3`: a QTI 3.0 content package; `qti21`: the same in QTI 2.1 (both `application/zip`: `imsmanifest.xml`, one assessment test, one item per question); `gift`: Moodle's GIFT (`text/plain; charset=utf-8`); `moodle_xml`: Moodle XML (`application/xml`). */
+                format: "qti3" | "qti21" | "gift" | "moodle_xml";
+            };
+            header?: never;
+            path: {
+                /** @description The quiz's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<slug of the quiz title>.<zip|gift|xml>" */
+                    "Content-Disposition": string;
+                    /** @description The ids of the questions the format cannot express, comma-separated, in quiz order; they are left out of the file and named in a comment at its top. Absent when every question is in the file. */
+                    "Export-Skipped"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                    "text/plain; charset=utf-8": string;
+                    "application/xml": string;
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listQuestions: {
         parameters: {
             query?: {
@@ -4256,6 +5496,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description Only questions with this tag (compared exactly, after trimming). */
+                tag?: string;
             };
             header?: never;
             path: {
@@ -6623,6 +7865,244 @@ export interface operations {
             };
         };
     };
+    resyncQuizLti: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The quiz's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, queued; Location names it. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body was sent that is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -7861,6 +9341,188 @@ export interface operations {
                         /** @description Cursor of the next page, or null on the last page. */
                         next_cursor: string | null;
                     };
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportResults: {
+        parameters: {
+            query: {
+                /** @description `csv`: RFC 4180 with a header row and CRLF (`text/csv; charset=utf-8`); `ndjson`: one JSON object a line (`application/x-ndjson`). */
+                format: "csv" | "ndjson";
+                /** @description `submissions`: one row per graded or needs-review submission; `answers`: one row per question each of them presented. */
+                shape: "submissions" | "answers";
+                /** @description Only submissions graded at or after this instant (inclusive, on `graded_at`); submissions that still need review have no `graded_at` and are left out. ISO 8601, `Z` or an offset. */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The quiz's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, streamed. */
+            200: {
+                headers: {
+                    /** @description Saved as `<quiz id>-<shape>.<csv|ndjson>`: `attachment; filename="…"`. */
+                    "Content-Disposition": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
@@ -12470,6 +14132,256 @@ export interface operations {
             };
         };
     };
+    createImport: {
+        parameters: {
+            query?: {
+                /** @description `qti` (an IMS content package as application/zip, or one QTI 2.1, 2.2 or 3.0 item as XML), `moodle_xml`, `gift` or `aiken`. Left out: recognised from the file (a zip is QTI; XML by its root element; text by GIFT's braces or Aiken's ANSWER: lines), else 400 unknown_format. */
+                format?: "qti" | "gift" | "moodle_xml" | "aiken";
+                /** @description Append to this quiz (after its last question, while it has room for 200); left out: a new quiz. */
+                quiz_id?: string;
+                /** @description The new quiz's title; left out: the file's (a QTI test's or package's), else “Imported questions (<date>)”. */
+                title?: string;
+            };
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file itself, at most 10 MiB; its Content-Type says what it is. */
+        requestBody: {
+            content: {
+                "application/zip": string;
+                "application/xml": string;
+                "text/xml": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The job, queued; Location names it. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unknown_format",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The text is neither GIFT (answers in braces) nor Aiken (an ANSWER: line).",
+                     *       "code": "unknown_format",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The file is larger than 10 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/zip, application/xml, text/xml or text/plain. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -14491,6 +16403,2299 @@ export interface operations {
             };
         };
     };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook endpoint's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event is recorded and its delivery queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestEventSent"];
+                };
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. Or: The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body was sent that is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLtiPlatforms: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of platforms. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatformPage"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiPlatformCreate"];
+            };
+        };
+        responses: {
+            /** @description The platform. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatform"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. Or: The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platform. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatform"];
+                };
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body was sent that is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiPlatformPatch"];
+            };
+        };
+        responses: {
+            /** @description The platform as updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatform"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/lti_platform_exists",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A platform with this issuer and client_id is registered already (ltp_01kamz3f7c9n0p8s6e5vwx2y4r).",
+                     *       "code": "lti_platform_exists",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putLtiLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource link's id, as launches carry it in their resource_link claim (URL-encoded in the path). */
+                resource_link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiLinkPut"];
+            };
+        };
+        responses: {
+            /** @description The link, replaced. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiLink"];
+                };
+            };
+            /** @description The link, created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiLink"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createLtiLaunch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiLaunchCreate"];
+            };
+        };
+        responses: {
+            /** @description The launch: the user, the quiz to open and the AGS claim. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiLaunch"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid_launch",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The launch failed the check expired: the token expired at 2026-11-22T08:00:00.000Z.",
+                     *       "code": "invalid_launch",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateLtiKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys now listed, the current one first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiToolKeys"];
+                };
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body was sent that is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The deployment lacks configuration this operation needs; the problem's code names it. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/lti_not_configured",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "LTI is not configured on this deployment: WEBHOOK_SECRET_KEY seals the tool's private key.",
+                     *       "code": "lti_not_configured",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLtiPassbacks: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+                status?: "pending" | "succeeded" | "failed";
+                quiz_id?: string;
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the ledger. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPassbackPage"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryLtiPassback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The ledger row's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row, pending. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPassback"];
+                };
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body was sent that is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     token: {
         parameters: {
             query?: never;
@@ -14801,13 +19006,74 @@ export interface operations {
             };
         };
     };
+    getLtiJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set (RFC 7517). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonWebKeySet"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The deployment lacks configuration this operation needs; the problem's code names it. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/lti_not_configured",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "LTI is not configured on this deployment: WEBHOOK_SECRET_KEY seals the tool's private key.",
+                     *       "code": "lti_not_configured",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getProblem: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /** @description A problem code of the error catalogue. */
-                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_not_subscribed" | "webhooks_not_configured" | "internal_error";
+                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
             };
             cookie?: never;
         };

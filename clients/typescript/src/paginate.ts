@@ -8,9 +8,16 @@ type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : 
 type OkBody<Op> = Op extends { responses: { 200: infer R } } ? JsonBody<R> : never;
 type GetOf<P extends keyof paths> = paths[P] extends { get: infer Op } ? Op : never;
 
-/** The paths whose GET answers a page: `/v1/quizzes`, `/v1/quizzes/{id}/submissions`, … */
+/**
+ * The paths whose GET answers a page: `/v1/quizzes`, `/v1/quizzes/{id}/submissions`, … — not
+ * those without a JSON body (a results export is a stream: read it with `parseAs: "stream"`).
+ */
 export type ListPath = {
-  [P in keyof paths]: OkBody<GetOf<P>> extends { next_cursor: string | null } ? P : never;
+  [P in keyof paths]: [OkBody<GetOf<P>>] extends [never]
+    ? never
+    : OkBody<GetOf<P>> extends { next_cursor: string | null }
+      ? P
+      : never;
 }[keyof paths];
 
 /** A page of the list at P, as the API sends it. */

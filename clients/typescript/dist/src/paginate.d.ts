@@ -13,9 +13,12 @@ type OkBody<Op> = Op extends {
 type GetOf<P extends keyof paths> = paths[P] extends {
     get: infer Op;
 } ? Op : never;
-/** The paths whose GET answers a page: `/v1/quizzes`, `/v1/quizzes/{id}/submissions`, … */
+/**
+ * The paths whose GET answers a page: `/v1/quizzes`, `/v1/quizzes/{id}/submissions`, … — not
+ * those without a JSON body (a results export is a stream: read it with `parseAs: "stream"`).
+ */
 export type ListPath = {
-    [P in keyof paths]: OkBody<GetOf<P>> extends {
+    [P in keyof paths]: [OkBody<GetOf<P>>] extends [never] ? never : OkBody<GetOf<P>> extends {
         next_cursor: string | null;
     } ? P : never;
 }[keyof paths];
