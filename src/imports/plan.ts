@@ -35,7 +35,7 @@ const skipped = (entry: ReportEntry, reason: string): ImportReportLine => {
 const refusal = (error: Parameters<typeof fieldErrors>[0]) =>
   fieldErrors(error)
     .slice(0, 3)
-    .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message))
+    .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message).replace(/\.$/, ""))
     .join("; ");
 
 export function planImport(result: ImportResult, quiz: TargetQuiz, now: string): ImportPlan {
