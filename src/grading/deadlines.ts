@@ -32,11 +32,11 @@ export async function enqueueOverdue(env: Env, db: Database, nowMs = Date.now())
  * were refused). One submission's failure does not stop the others; it is thrown after them,
  * so the message is retried (the graded ones answer their stored grade on the retry).
  */
-export async function gradeOverdue(db: Database, ids: string[]): Promise<void> {
+export async function gradeOverdue(env: Env, db: Database, ids: string[]): Promise<void> {
   const failures: unknown[] = [];
   for (const id of ids) {
     try {
-      await gradeExactlyOnce(db, id, "deadline");
+      await gradeExactlyOnce(env, db, id, "deadline");
     } catch (error) {
       failures.push(error);
     }

@@ -9,6 +9,7 @@ import type { GradedBy } from "../domain/submissions";
 import type { Database } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoNow } from "../lib/time";
+import { handOverPassbacks, keptGradeStatement } from "../lti/ledger";
 import { presentedQuestions, type SubmissionRow, serializeSubmission } from "./submission";
 import { countGraded } from "./totals";
 
@@ -45,16 +46,16 @@ const notGraded = () => new ApiError("not_graded", "The submission has not been 
  * answers. A write after the claim finds the submission closed (409). So an answers write
  * answered 2xx is always part of what is graded.
  */
-export async function gradeExactlyOnce(db: Database, id: string, by: GradedBy = "request") {
+export async function gradeExactlyOnce(env: Env, db: Database, id: string, by: GradedBy = "request") {
   for (let attempt = 1; ; attempt++) {
-    const outcome = await tryGrade(db, id, by);
+    const outcome = await tryGrade(env, db, id, by);
     if (outcome !== "answers_changed") return outcome;
     if (attempt === GRADE_ATTEMPTS)
       throw new ApiError("answers_changing", "The submission's answers kept changing while it was graded; retry.");
   }
 }
 
-async function tryGrade(db: Database, id: string, by: GradedBy) {
+async function tryGrade(env: Env, db: Database, id: string, by: GradedBy) {
   const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
   const [subRows, quizRows, questionRows] = await db.batch([
     db.select().from(submissions).where(eq(submissions.id, id)),
@@ -107,9 +108,16 @@ async function tryGrade(db: Database, id: string, by: GradedBy) {
   const writes =
     status === "graded"
       ? countGraded(db, closed, won)
-      : [eventStatement(db, { type: "submission.needs_review", object: serializeSubmission(closed) }, won)];
+      : [
+          eventStatement(db, { type: "submission.needs_review", object: serializeSubmission(closed) }, won),
+          // Waiting for a review may hold the kept grade back: the gradebook shows PendingManual.
+          statement(db, keptGradeStatement({ quizId: closed.quizId, userId: closed.userId, changedAt: now }, won)),
+        ];
   const outcome = await db.$client.batch([statement(db, claim), ...writes]);
-  if (outcome[0]?.meta.changes === 1) return gradeResponse(closed);
+  if (outcome[0]?.meta.changes === 1) {
+    await handOverPassbacks(env, outcome);
+    return gradeResponse(closed);
+  }
   // Another call graded it between our read and our write (answer what it stored), or the
   // answers changed (grade again).
   const [now_] = await db.select().from(submissions).where(eq(submissions.id, id));

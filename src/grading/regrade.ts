@@ -11,6 +11,7 @@ import type { Database } from "../env";
 import { enqueueJob, type JobRow } from "../jobs/jobs";
 import { logger } from "../lib/log";
 import { isoNow } from "../lib/time";
+import { handOverPassbacks } from "../lti/ledger";
 import { type SubmissionRow, serializeSubmission } from "./submission";
 import { countGraded, movedStatements, quizScoreRange } from "./totals";
 
@@ -25,15 +26,16 @@ export interface RegradeParams {
 const REGRADE_CHUNK = 40;
 /**
  * D1 statements one invocation may run (the platform allows 1 000). A submission costs at most
- * its claim, then either the moved aggregates (7) or, when it completes a review by the regrade,
- * every aggregate counted afresh (7, one more per 25 presented questions, and submission.graded),
+ * its claim, then either the moved aggregates (8, the kept grade's ledger row included) or, when it
+ * completes a review by the regrade, every aggregate counted afresh (8, one more per 25 presented
+ * questions, and submission.graded),
  * then its change row and submission.regraded; a retry of a submission whose claim was lost as
  * much again, plus one read.
  */
 const REGRADE_STATEMENT_BUDGET = 900;
 const QUESTION_STATS_ROWS_PER_STATEMENT = 25;
 const statementsPerSubmission = (questionCount: number) =>
-  1 + Math.max(7, 8 + Math.ceil(questionCount / QUESTION_STATS_ROWS_PER_STATEMENT)) + 2;
+  1 + Math.max(8, 9 + Math.ceil(questionCount / QUESTION_STATS_ROWS_PER_STATEMENT)) + 2;
 /**
  * The most statements one more chunk can take: a dry run writes at most a change row per
  * submission; an applied chunk the claim and the aggregates of each, and a retry of each.
@@ -199,6 +201,7 @@ async function runChunk(ctx: Context): Promise<"more" | "finished" | "lost"> {
   ctx.used += writes.length + events.length + (finished ? 2 : 0);
   if (outcome[0]?.meta.changes !== 1) return "lost"; // another delivery ran this chunk
   job.cursor = cursor;
+  await handOverPassbacks(ctx.env, outcome);
   const missed = claims.filter((c) => outcome[c.index]?.meta.changes !== 1);
   for (const { planned } of missed) await retrySubmission(ctx, planned);
   return finished ? "finished" : "more";
@@ -220,7 +223,7 @@ async function retrySubmission(ctx: Context, first: Planned): Promise<void> {
       AND EXISTS (SELECT 1 FROM submissions WHERE id = ${row.id} AND grade_token = ${token})`;
     const outcome = await db.$client.batch([...[...statements, adjust].map((w) => statement(db, w)), ...events]);
     ctx.used += statements.length + 1 + events.length;
-    if (outcome[0]?.meta.changes === 1) return;
+    if (outcome[0]?.meta.changes === 1) return handOverPassbacks(ctx.env, outcome);
   }
   logger(ctx.env).warn("regrade left a submission that kept changing", { job: job.id, submission: first.row.id });
 }

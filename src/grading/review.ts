@@ -9,6 +9,7 @@ import { readSettings } from "../domain/quiz-settings";
 import type { Database } from "../env";
 import { ApiError, conflict, notFound, validationFailed } from "../lib/errors";
 import { isoNow } from "../lib/time";
+import { handOverPassbacks } from "../lti/ledger";
 import { gradeResponse } from "./grade";
 import { type SubmissionRow, serializeSubmission } from "./submission";
 import { countGraded, movedStatements, quizScoreRange } from "./totals";
@@ -24,6 +25,7 @@ const REVIEW_ATTEMPTS = 5;
  * already graded moves the aggregates like a regrade and emits submission.regraded.
  */
 export async function reviewAnswer(
+  env: Env,
   db: Database,
   submissionId: string,
   questionId: string,
@@ -111,7 +113,10 @@ export async function reviewAnswer(
         );
     } else if (graded) writes.push(...countGraded(db, after, claimed));
     const outcome = await db.$client.batch([statement(db, claim), ...writes]);
-    if (outcome[0]?.meta.changes === 1) return gradeResponse(after);
+    if (outcome[0]?.meta.changes === 1) {
+      await handOverPassbacks(env, outcome);
+      return gradeResponse(after);
+    }
   }
   throw concurrentUpdate("The submission");
 }

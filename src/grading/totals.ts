@@ -5,6 +5,7 @@ import type { StoredAnswerResult } from "../domain/grading";
 import { toMicro } from "../domain/points";
 import { bucketOf } from "../domain/score-distribution";
 import type { Database } from "../env";
+import { keptGradeStatement } from "../lti/ledger";
 import { type AnswerPoints, itemStatsOnGrade, itemStatsOnRegrade } from "./item-analysis-sums";
 import { type SubmissionRow, serializeSubmission } from "./submission";
 
@@ -59,6 +60,8 @@ export function countGraded(db: Database, graded: SubmissionRow, won: SQL): D1Pr
     ...questionStatsStatements(quizId, stored, won),
     ...itemStatsOnGrade({ quizId, userId, attempt }, answerPoints(stored), toMicro(graded.pointsEarned ?? 0), won),
     keepGrade({ quizId, userId, attempt, score: x, at: now }, won),
+    // The kept grade may have changed: the LMS's gradebook follows (LTI passback ledger).
+    keptGradeStatement({ quizId, userId, changedAt: now }, won),
   ];
   // The event too is written only where the claim stands: one submission.graded per submission.
   return [
@@ -150,6 +153,7 @@ export function movedStatements(row: SubmissionRow, next: NewGrade, claimed: SQL
         updated_at = ${now}
       WHERE quiz_id = ${quizId} AND user_id = ${userId} AND ${claimed}`,
     questionStatsDelta(quizId, before, next.results, claimed),
+    keptGradeStatement({ quizId, userId, changedAt: now }, claimed),
   ];
 }
 

@@ -16,7 +16,7 @@ import { wakePassbacks } from "./messages";
  * worker (passback.ts) sends each row's current state.
  */
 
-/** What a grade knows of a user's kept grade at a quiz, the moment it changes. */
+/** A user's kept grade at a quiz stated as values: the kept submission and when the kept grade changed. */
 export interface KeptGrade {
   quizId: string;
   userId: string;
@@ -34,31 +34,68 @@ export interface KeptGrade {
 /** The column the upsert returns its rows' ids under, so that the hand-over finds them in any batch's results. */
 const RETURNED = "lti_passback_id";
 
+/** The kept grade to write, as one SQL row: submission_id, score_given, score_maximum, grading_progress. */
+type KeptRow = SQL;
+
+/**
+ * The kept grade of a user at a quiz as the batch finds it, under the quiz's grading policy (D1
+ * runs batches one at a time, so concurrent grades of two attempts each see the other's): the
+ * kept submission's points — `first` and `latest` by attempt number, `highest` the best score
+ * (the earliest attempt of it); under `average` no one submission is kept, so the average score
+ * out of 100 (the latest graded attempt named). `PendingManual`, without a score, while a
+ * submission the policy could keep waits for a review: the first or latest attempt under those
+ * policies, any under `highest` and `average`.
+ */
+function keptFromSubmissions(quizId: string, userId: string): KeptRow {
+  const mine = sql`SELECT id, attempt, status, score, points_earned, points_possible FROM submissions
+    WHERE quiz_id = ${quizId} AND user_id = ${userId} AND status IN ('graded', 'needs_review')`;
+  const policy = sql`(SELECT coalesce(json_extract(settings, '$.grading_policy'), 'highest') FROM quizzes WHERE id = ${quizId})`;
+  return sql`
+    SELECT coalesce(k.id, (SELECT id FROM (${mine}) ORDER BY attempt DESC LIMIT 1)) AS submission_id,
+      CASE WHEN p.pending THEN NULL WHEN p.policy = 'average' THEN (SELECT round(avg(score), 2) FROM (${mine}) WHERE status = 'graded')
+        ELSE k.points_earned END AS score_given,
+      CASE WHEN p.pending THEN NULL WHEN p.policy = 'average' THEN 100 ELSE k.points_possible END AS score_maximum,
+      CASE WHEN p.pending THEN 'PendingManual' ELSE 'FullyGraded' END AS grading_progress
+    FROM (SELECT ${policy} AS policy, CASE ${policy}
+            WHEN 'first' THEN (SELECT status FROM (${mine}) ORDER BY attempt LIMIT 1) = 'needs_review'
+            WHEN 'latest' THEN (SELECT status FROM (${mine}) ORDER BY attempt DESC LIMIT 1) = 'needs_review'
+            ELSE EXISTS (SELECT 1 FROM (${mine}) WHERE status = 'needs_review') END AS pending) p
+    LEFT JOIN (SELECT * FROM (${mine}) WHERE status = 'graded' AND id = (
+        SELECT id FROM (${mine}) WHERE status = 'graded' ORDER BY
+          CASE ${policy} WHEN 'first' THEN attempt WHEN 'latest' THEN -attempt WHEN 'average' THEN -attempt END,
+          CASE ${policy} WHEN 'highest' THEN -score END, attempt LIMIT 1)) k ON 1
+    WHERE k.id IS NOT NULL OR p.pending`;
+}
+
+/** A kept grade given as values (what a test or a tool states outright). */
+function keptFromValues(grade: KeptGrade): KeptRow {
+  const { submission } = grade;
+  const pending = submission.status === "needs_review";
+  return sql`SELECT ${submission.id} AS submission_id, ${pending ? null : submission.pointsEarned} AS score_given,
+    ${pending ? null : submission.pointsPossible} AS score_maximum, ${pending ? "PendingManual" : "FullyGraded"} AS grading_progress`;
+}
+
 /**
  * The statement that keeps the ledger: for every line item the user's submissions of the quiz
- * were tied to, the row of (platform, line item, user) set to this kept grade and made pending
- * (its version moved, its attempts counted afresh), only where `when` holds (the batch's claim)
- * and never over a later kept grade (timestamps compared, so batches that commit out of order
- * keep the latest). A user with no tied submission costs one index look-up and writes nothing.
- * A pending row keeps its next_retry_at: a platform's Retry-After holds for the new score too.
+ * were tied to, the row of (platform, line item, user) set to the kept grade `kept` selects and
+ * made pending (its version moved, its attempts counted afresh), only where `when` holds (the
+ * batch's claim) and never over a later kept grade (timestamps compared, so batches that commit
+ * out of order keep the latest). A user with no tied submission costs one index look-up and
+ * writes nothing. A pending row keeps its next_retry_at: a platform's Retry-After holds for the
+ * new score too.
  */
-export function keptGradeStatement(db: Database, grade: KeptGrade, when: SQL): D1PreparedStatement {
-  const { quizId, userId, submission } = grade;
-  const pending = submission.status === "needs_review";
+function ledgerUpsert(quizId: string, userId: string, changedAt: string, kept: KeptRow, when: SQL): SQL {
   const now = Date.now();
   // A fresh lpb_ id per row inserted: the time part of a ULID, then 16 random lower-case hex
   // digits, which are Crockford base32 digits too.
   const idHead = `${ID_PREFIX.ltiPassback}_${encodeTime(now, 10).toLowerCase()}`;
-  return statement(
-    db,
-    sql`
+  return sql`
     INSERT INTO lti_passbacks (id, platform_id, lineitem, user_id, quiz_id, lti_user_id, submission_id, score_given,
       score_maximum, grading_progress, score_timestamp, version, status, attempts, created_at, updated_at)
-    SELECT ${idHead} || lower(hex(randomblob(8))), t.platform_id, t.lineitem, ${userId}, ${quizId}, t.lti_user_id, ${submission.id},
-      ${pending ? null : submission.pointsEarned}, ${pending ? null : submission.pointsPossible},
-      ${pending ? "PendingManual" : "FullyGraded"}, ${submission.changedAt}, 1, 'pending', 0, ${isoNow(now)}, ${isoNow(now)}
+    SELECT ${idHead} || lower(hex(randomblob(8))), t.platform_id, t.lineitem, ${userId}, ${quizId}, t.lti_user_id, k.submission_id,
+      k.score_given, k.score_maximum, k.grading_progress, ${changedAt}, 1, 'pending', 0, ${isoNow(now)}, ${isoNow(now)}
     FROM (SELECT platform_id, lineitem, max(lti_user_id) AS lti_user_id FROM lti_submissions
-          WHERE quiz_id = ${quizId} AND user_id = ${userId} GROUP BY platform_id, lineitem) AS t
+          WHERE quiz_id = ${quizId} AND user_id = ${userId} GROUP BY platform_id, lineitem) AS t, (${kept}) AS k
     WHERE ${when}
     ON CONFLICT (platform_id, lineitem, user_id) DO UPDATE SET
       quiz_id = excluded.quiz_id, lti_user_id = excluded.lti_user_id, submission_id = excluded.submission_id,
@@ -68,8 +105,17 @@ export function keptGradeStatement(db: Database, grade: KeptGrade, when: SQL): D
       next_retry_at = CASE WHEN lti_passbacks.status = 'pending' THEN lti_passbacks.next_retry_at END,
       updated_at = excluded.updated_at
     WHERE excluded.score_timestamp >= lti_passbacks.score_timestamp
-    RETURNING id AS ${sql.raw(RETURNED)}`,
-  );
+    RETURNING id AS ${sql.raw(RETURNED)}`;
+}
+
+/**
+ * What the grading batch includes whenever a user's kept grade at a quiz may have changed (a
+ * grade, a deadline's grade, a review, a regrade), after its claim and conditioned on it: the
+ * ledger row set to the kept grade the batch finds. `changedAt` is the change's time (the score's
+ * timestamp).
+ */
+export function keptGradeStatement(change: { quizId: string; userId: string; changedAt: string }, when: SQL): SQL {
+  return ledgerUpsert(change.quizId, change.userId, change.changedAt, keptFromSubmissions(change.quizId, change.userId), when);
 }
 
 /**
@@ -85,9 +131,15 @@ export async function handOverPassbacks(env: Env, results: readonly D1Result[]):
   if (ids.length > 0) await wakePassbacks(env, ids);
 }
 
-/** A kept grade recorded on its own batch, and handed over: what the grading batch does, as one call. */
+/**
+ * A kept grade stated outright, recorded on its own batch and handed over (the ledger's mechanics
+ * apart from grading: its tests drive scores, progress and timestamps through here).
+ */
 export async function recordKeptGrade(env: Env, db: Database, grade: KeptGrade): Promise<void> {
-  const results = await db.$client.batch([keptGradeStatement(db, grade, sql`1`)]);
+  const { quizId, userId, submission } = grade;
+  const results = await db.$client.batch([
+    statement(db, ledgerUpsert(quizId, userId, submission.changedAt, keptFromValues(grade), sql`1`)),
+  ]);
   await handOverPassbacks(env, results);
 }
 

@@ -14,26 +14,23 @@ describe("keptGradeStatement in a grading batch", { timeout: 60_000 }, () => {
     const platform = await newPlatform();
     const quizId = await newQuiz();
     const who = await learner(platform, quizId, platform.lineitem(unique("item")));
-    const grade = (earned: number) => ({
-      quizId,
-      userId: who.userId,
-      submission: {
-        id: who.submissionId,
-        pointsEarned: earned,
-        pointsPossible: 10,
-        status: "graded" as const,
-        changedAt: new Date().toISOString(),
-      },
-    });
-    // A claim like the grade's: a fresh token set only on a submission no grader claimed yet.
+    // A claim like the grade's: a fresh token and the grade, set only on a submission no grader
+    // claimed yet; the ledger statement then finds the kept grade the claim wrote.
     const claimBatch = (token: string, earned: number) =>
       db.$client.batch([
-        statement(db, sql`UPDATE submissions SET grade_token = ${token} WHERE id = ${who.submissionId} AND grade_token IS NULL`),
-        statement(db, sql`SELECT 1 AS other_statement`),
-        keptGradeStatement(
+        statement(
           db,
-          grade(earned),
-          sql`EXISTS (SELECT 1 FROM submissions WHERE id = ${who.submissionId} AND grade_token = ${token})`,
+          sql`UPDATE submissions SET grade_token = ${token}, status = 'graded', score = ${earned * 10},
+                points_earned = ${earned}, points_possible = 10, graded_at = ${new Date().toISOString()}
+              WHERE id = ${who.submissionId} AND grade_token IS NULL`,
+        ),
+        statement(db, sql`SELECT 1 AS other_statement`),
+        statement(
+          db,
+          keptGradeStatement(
+            { quizId, userId: who.userId, changedAt: new Date().toISOString() },
+            sql`EXISTS (SELECT 1 FROM submissions WHERE id = ${who.submissionId} AND grade_token = ${token})`,
+          ),
         ),
       ]);
 
