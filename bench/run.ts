@@ -1,5 +1,6 @@
-// npm run bench            the whole suite: bundle sizes, binding calls, throughput, analytics
+// npm run bench            the whole suite: bundle sizes, binding calls, throughput, analytics, results export
 // npm run bench:analytics  the analytics read at 100 vs 100 000 submissions only
+// npm run bench:export     the results export of those quizzes only
 //
 // Options: --rounds N (3), --duration S (5), --connections N (10), --keep (keep the temp state),
 // --out FILE (bench/results/latest.md). Prints Markdown to stdout (progress goes to stderr) and
@@ -15,9 +16,12 @@ import { BASELINE_HOST, COUNTING_HOST } from "./endpoints";
 import { closeAgent } from "./http";
 import { LoadRunner } from "./load";
 import { replaceSection } from "./report";
+import { seedAnalytics } from "./seed-analytics";
 import { benchDb, createAdminKey } from "./seed-bench";
 import { SQL_WORKER_HOST } from "./sql-client";
 import { analyticsSuite } from "./suite-analytics";
+import { interchangeSuite } from "./suite-interchange";
+import { exportSuite } from "./suite-export";
 import { mainSuite, type Workers } from "./suite-main";
 
 async function buildAndServe(full: boolean): Promise<Workers> {
@@ -62,7 +66,8 @@ async function buildAndServeIn(dir: string, full: boolean): Promise<Workers> {
 
 async function main() {
   const only = args.only;
-  if (only !== undefined && only !== "analytics") throw new Error(`--only takes "analytics", not ${only}`);
+  if (only !== undefined && only !== "analytics" && only !== "export")
+    throw new Error(`--only takes "analytics" or "export", not ${only}`);
   const full = only === undefined;
   const loadBefore = os.loadavg();
   const workers = await buildAndServe(full);
@@ -84,12 +89,24 @@ async function main() {
       process.stdout.write(`${main}\n\n`);
       doc = replaceSection(doc, "bench:main", main);
       adminKey = await createAdminKey(await benchDb(workers.worker));
+      const banks = await interchangeSuite(workers.worker, adminKey, loadBefore);
+      process.stdout.write(`${banks}\n\n`);
+      doc = replaceSection(doc, "bench:interchange", banks);
     } else {
       adminKey = await createAdminKey(await benchDb(workers.worker));
     }
-    const analytics = await analyticsSuite(workers.worker, runner, adminKey, loadBefore);
-    process.stdout.write(`${analytics}\n`);
-    doc = replaceSection(doc, "bench:analytics", analytics);
+    progress("seeding analytics: 100 and 100 000 graded submissions");
+    const data = await seedAnalytics(workers.worker, adminKey);
+    if (only !== "export") {
+      const analytics = await analyticsSuite(workers.worker, runner, adminKey, data, loadBefore);
+      process.stdout.write(`${analytics}\n`);
+      doc = replaceSection(doc, "bench:analytics", analytics);
+    }
+    if (only !== "analytics") {
+      const exports = await exportSuite(workers.worker, adminKey, data, loadBefore);
+      process.stdout.write(`${exports}\n`);
+      doc = replaceSection(doc, "bench:export", exports);
+    }
     mkdirSync(dirname(RESULTS_FILE), { recursive: true });
     writeFileSync(RESULTS_FILE, doc);
     progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${RESULTS_FILE}`);

@@ -16,7 +16,7 @@ import { ok } from "./http";
 import type { LoadRunner } from "./load";
 import { countCalls, measure } from "./measure";
 import { type CallCounts, int, type MeasuredRun, median, ms, summarize, table } from "./report";
-import { seedAnalytics } from "./seed-analytics";
+import type { AnalyticsData } from "./seed-analytics";
 import type { Tally } from "./tally";
 
 interface RegradeRun {
@@ -76,9 +76,13 @@ async function regradeThroughput(url: string, headers: Record<string, string>, q
   return runs;
 }
 
-export async function analyticsSuite(worker: LocalWorker, runner: LoadRunner, adminKey: string, loadBefore: number[]) {
-  progress("seeding analytics: 100 and 100 000 graded submissions");
-  const data = await seedAnalytics(worker, adminKey);
+export async function analyticsSuite(
+  worker: LocalWorker,
+  runner: LoadRunner,
+  adminKey: string,
+  data: AnalyticsData,
+  loadBefore: number[],
+) {
   const headers = { authorization: `Bearer ${adminKey}` };
   const list = [
     { key: "small", method: "GET" as const, headers, items: [{ path: `/v1/analytics/quiz/${data.small.quizId}` }] },
