@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../helpers";
+import { QTI } from "../../interchange/fixtures";
 import { bigQtiPackage } from "./big-package";
 import { finished, footprint, questionsOf, upload } from "./helpers";
 
@@ -7,9 +8,23 @@ import { finished, footprint, questionsOf, upload } from "./helpers";
  * The largest import §13 allows, in one delivery of the jobs queue: a 10 MiB content package of
  * 200 items (nine interaction kinds, an image each), every item written, in manifest order.
  */
+const TEMPLATES = {
+  items: [
+    QTI.choiceV2p1,
+    QTI.choiceMultipleV2p2,
+    QTI.textEntryV3,
+    QTI.numericToleranceV2p1,
+    QTI.orderV3,
+    QTI.matchV2p2,
+    QTI.trueFalseV3,
+    QTI.blanksV2p2,
+  ],
+  essay: QTI.extendedTextV3,
+};
+
 describe("a 10 MiB QTI package of 200 items", () => {
   it("imports every item in one job, in order, within the invocation", async () => {
-    const zip = bigQtiPackage(200);
+    const zip = bigQtiPackage(TEMPLATES, 200);
     expect(zip.length).toBeGreaterThan(9.5 * 1024 * 1024);
     expect(zip.length).toBeLessThanOrEqual(10 * 1024 * 1024);
     const started = Date.now();
