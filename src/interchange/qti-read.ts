@@ -7,7 +7,7 @@ import { InterchangeError, unreadable } from "./errors";
 import { readQtiItem } from "./qti-item";
 import type { ImportedItem, ImportResult } from "./types";
 import { child, decodeText, descendants, parseXml, textOf, type XmlElement } from "./xml";
-import { readZip } from "./zip";
+import { readZip, scanZip } from "./zip";
 
 const isQti3 = (text: string) => /<qti-assessment-(item|test)\b/.test(text);
 const parseQti = (text: string) => parseXml(text, { qti3Names: isQti3(text) });
@@ -42,15 +42,24 @@ function safeDecode(s: string): string {
 
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
+/**
+ * A package is read in three passes over the zip, so that its memory is one entry at a time, not
+ * the sum of its XML: every XML entry inflated and counted (a bomb is refused here) with only the
+ * manifests kept; then the test; then the items, each parsed as it is inflated and dropped.
+ */
 export function readQtiPackage(bytes: Uint8Array): ImportResult {
-  const files = readZip(bytes, (name) => /\.xml$/i.test(name));
-  const manifestPath = [...files.keys()].filter((n) => /(^|\/)imsmanifest\.xml$/i.test(n)).sort((a, b) => a.length - b.length)[0];
+  const manifests = new Map<string, Uint8Array>();
+  scanZip(
+    bytes,
+    (name) => /\.xml$/i.test(name),
+    (name, data) => {
+      if (/(^|\/)imsmanifest\.xml$/i.test(name)) manifests.set(name, data);
+    },
+  );
+  const manifestPath = [...manifests.keys()].sort((a, b) => a.length - b.length)[0];
   if (!manifestPath) throw unreadable("The zip is not an IMS content package: it has no imsmanifest.xml.");
-  const text = (path: string) => {
-    const data = files.get(path);
-    return data === undefined ? undefined : decodeText(data);
-  };
-  const manifest = parseXml(text(manifestPath) ?? "");
+  const manifest = parseXml(decodeText(manifests.get(manifestPath) as Uint8Array));
+  manifests.clear();
   const root = folderOf(manifestPath);
   const resources = descendants(manifest, "resource");
   const hrefOf = (r: XmlElement) => resolve(root + folderBase(r), r.attrs.href ?? "");
@@ -67,9 +76,9 @@ export function readQtiPackage(bytes: Uint8Array): ImportResult {
   let itemPaths: (string | undefined)[];
   if (test) {
     const path = hrefOf(test);
-    const source = path && text(path);
-    if (!source) throw unreadable(`The manifest names the test "${test.attrs.href}", which the package does not hold.`);
-    const t = parseQti(source);
+    const source = path ? readZip(bytes, (name) => name === path).get(path) : undefined;
+    if (!path || !source) throw unreadable(`The manifest names the test "${test.attrs.href}", which the package does not hold.`);
+    const t = parseQti(decodeText(source));
     title = t.attrs.title?.trim() || undefined;
     itemPaths = descendants(t, "assessmentItemRef").map((ref) => resolve(folderOf(path), ref.attrs.href ?? ""));
   } else {
@@ -77,7 +86,21 @@ export function readQtiPackage(bytes: Uint8Array): ImportResult {
   }
   title ??= textOf(descendants(descendants(manifest, "general")[0] ?? manifest, "title")[0]).trim() || undefined;
   if (itemPaths.length === 0) throw unreadable("The package lists no QTI items.");
-  const items: ImportedItem[] = itemPaths.map((path, i) => readPackagedItem(path, text(path ?? ""), i + 1, tagsByPath));
+  // Each item parsed as it is inflated, at every place the test refers to it.
+  const positions = new Map<string, number[]>();
+  itemPaths.forEach((path, i) => {
+    if (path) positions.set(path, [...(positions.get(path) ?? []), i + 1]);
+  });
+  const read = new Map<number, ImportedItem>();
+  scanZip(
+    bytes,
+    (name) => positions.has(name),
+    (name, data) => {
+      const source = decodeText(data);
+      for (const position of positions.get(name) ?? []) read.set(position, readPackagedItem(name, source, position, tagsByPath));
+    },
+  );
+  const items = itemPaths.map((path, i) => read.get(i + 1) ?? readPackagedItem(path, undefined, i + 1, tagsByPath));
   return { format: "qti", ...(title ? { title } : {}), items };
 }
 

@@ -25,11 +25,20 @@ function isUnsafeEntryPath(name: string): boolean {
 /** The local file header signature "PK\3\4": how a zip (and so an IMS package) starts. */
 export const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 3 && bytes[3] === 4;
 
-/**
- * The entries of a zip that `wanted` selects, inflated, by name; every entry's name and count
- * are checked first, whatever is wanted.
- */
+/** The entries of a zip that `wanted` selects, inflated, by name (see scanZip). */
 export function readZip(bytes: Uint8Array, wanted: (name: string) => boolean): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  scanZip(bytes, wanted, (name, data) => out.set(name, data));
+  return out;
+}
+
+/**
+ * Inflates the entries of a zip that `wanted` selects, one at a time in the zip's order, and hands
+ * each to `onEntry`; what the caller does not keep is dropped before the next entry is inflated,
+ * so a package's memory is its largest entry, not its sum. Every entry's name and count are
+ * checked first, whatever is wanted, and every byte inflated is counted against the limit.
+ */
+export function scanZip(bytes: Uint8Array, wanted: (name: string) => boolean, onEntry: (name: string, data: Uint8Array) => void) {
   const listed: { name: string; originalSize: number }[] = [];
   try {
     unzipSync(bytes, {
@@ -68,10 +77,11 @@ export function readZip(bytes: Uint8Array, wanted: (name: string) => boolean): M
     }
   }
 
-  const out = new Map<string, Uint8Array>();
+  const seen = new Set<string>();
   const pending = new Set<string>();
   const unzip = new Unzip((file: UnzipFile) => {
-    if (!names.has(file.name) || !wanted(file.name) || out.has(file.name)) return;
+    if (!names.has(file.name) || !wanted(file.name) || seen.has(file.name)) return;
+    seen.add(file.name);
     const chunks: Uint8Array[] = [];
     let size = 0;
     pending.add(file.name);
@@ -84,7 +94,7 @@ export function readZip(bytes: Uint8Array, wanted: (name: string) => boolean): M
         pending.delete(file.name);
         if (size > MAX_ENTRY_BYTES)
           throw unreadable(`The entry "${file.name}" is over 16 MiB uncompressed, more than any question file.`);
-        out.set(file.name, concat(chunks));
+        onEntry(file.name, concat(chunks));
       }
     };
     file.start();
@@ -97,7 +107,6 @@ export function readZip(bytes: Uint8Array, wanted: (name: string) => boolean): M
     throw unreadable(`Not a readable zip file (${(error as Error).message}).`);
   }
   if (pending.size > 0) throw unreadable(`The entry "${[...pending][0]}" is truncated.`);
-  return out;
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {
