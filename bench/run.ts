@@ -1,6 +1,7 @@
 // npm run bench            the whole suite: bundle sizes, binding calls, throughput, analytics, results export
 // npm run bench:analytics  the analytics read at 100 vs 100 000 submissions only
 // npm run bench:export     the results export of those quizzes only
+// npm run bench -- --only interchange   the question-bank import and export only
 //
 // Options: --rounds N (3), --duration S (5), --connections N (10), --keep (keep the temp state),
 // --out FILE (bench/results/latest.md). Prints Markdown to stdout (progress goes to stderr) and
@@ -20,8 +21,8 @@ import { seedAnalytics } from "./seed-analytics";
 import { benchDb, createAdminKey } from "./seed-bench";
 import { SQL_WORKER_HOST } from "./sql-client";
 import { analyticsSuite } from "./suite-analytics";
-import { interchangeSuite } from "./suite-interchange";
 import { exportSuite } from "./suite-export";
+import { interchangeSuite } from "./suite-interchange";
 import { mainSuite, type Workers } from "./suite-main";
 
 async function buildAndServe(full: boolean): Promise<Workers> {
@@ -66,8 +67,8 @@ async function buildAndServeIn(dir: string, full: boolean): Promise<Workers> {
 
 async function main() {
   const only = args.only;
-  if (only !== undefined && only !== "analytics" && only !== "export")
-    throw new Error(`--only takes "analytics" or "export", not ${only}`);
+  if (only !== undefined && only !== "analytics" && only !== "export" && only !== "interchange")
+    throw new Error(`--only takes "analytics", "export" or "interchange", not ${only}`);
   const full = only === undefined;
   const loadBefore = os.loadavg();
   const workers = await buildAndServe(full);
@@ -89,12 +90,15 @@ async function main() {
       process.stdout.write(`${main}\n\n`);
       doc = replaceSection(doc, "bench:main", main);
       adminKey = await createAdminKey(await benchDb(workers.worker));
-      const banks = await interchangeSuite(workers.worker, adminKey, loadBefore);
-      process.stdout.write(`${banks}\n\n`);
-      doc = replaceSection(doc, "bench:interchange", banks);
     } else {
       adminKey = await createAdminKey(await benchDb(workers.worker));
     }
+    if (full || only === "interchange") {
+      const banks = await interchangeSuite(workers.worker, adminKey, loadBefore);
+      process.stdout.write(`${banks}\n\n`);
+      doc = replaceSection(doc, "bench:interchange", banks);
+    }
+    if (only === "interchange") return finish(doc);
     progress("seeding analytics: 100 and 100 000 graded submissions");
     const data = await seedAnalytics(workers.worker, adminKey);
     if (only !== "export") {
@@ -107,12 +111,16 @@ async function main() {
       process.stdout.write(`${exports}\n`);
       doc = replaceSection(doc, "bench:export", exports);
     }
-    mkdirSync(dirname(RESULTS_FILE), { recursive: true });
-    writeFileSync(RESULTS_FILE, doc);
-    progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${RESULTS_FILE}`);
+    finish(doc);
   } finally {
     await cleanup();
   }
+}
+
+function finish(doc: string) {
+  mkdirSync(dirname(RESULTS_FILE), { recursive: true });
+  writeFileSync(RESULTS_FILE, doc);
+  progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${RESULTS_FILE}`);
 }
 
 await main();
