@@ -150,15 +150,15 @@ export function answerRecords(row: ExportedSubmission, types: ReadonlyMap<string
 }
 
 /** What one page may read, in bytes of stored row (UTF-8 JSON): a few times that in the isolate's memory. */
-export const EXPORT_PAGE_BYTES = 16 * 2 ** 20;
+const EXPORT_PAGE_BYTES = 16 * 2 ** 20;
 /**
  * At least this many submissions a page: D1 allows 1 000 queries per Worker invocation, and one
  * response must carry 100 000 submissions (about 100 000 ÷ 100 page queries at the least).
  */
-export const MIN_EXPORT_PAGE_ROWS = 100;
-export const MAX_EXPORT_PAGE_ROWS = 1000;
+const MIN_EXPORT_PAGE_ROWS = 100;
+const MAX_EXPORT_PAGE_ROWS = 1000;
 /** A row's columns besides its answers and results: ids, timestamps, figures, feedback. */
-export const EXPORT_ROW_OVERHEAD_BYTES = 2_000;
+const EXPORT_ROW_OVERHEAD_BYTES = 2_000;
 
 /**
  * Submissions per page, from the most a row of the quiz can hold: the quiz's questions' answer

@@ -19,7 +19,7 @@ export type CsvCell = string | number | boolean | null;
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
-export const CSV_RECORD_END = "\r\n";
+const CSV_RECORD_END = "\r\n";
 
 function field(cell: CsvCell): string {
   if (cell === null) return "";
