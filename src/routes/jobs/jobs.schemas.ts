@@ -22,7 +22,7 @@ const ImportReportEntry = z
   .object({
     source_id: z.string().openapi({
       description:
-        "The item's own identifier: the QTI item's identifier (its file name in a package), the Moodle question's <name>, the GIFT ::title::, else its 1-based position.",
+        "The item's own identifier: the QTI item's identifier (its file's name when a package lacks the file), the Moodle question's <name>, the GIFT ::title::, else its 1-based position.",
     }),
     title: z.string().optional(),
     status: z.enum(["imported", "approximated", "skipped"]).openapi({
