@@ -3117,7 +3117,7 @@ export interface components {
             report: components["schemas"]["ImportReportEntry"][];
         } | null;
         ImportReportEntry: {
-            /** @description The item's own identifier: the QTI item's identifier (its file name in a package), the Moodle question's <name>, the GIFT ::title::, else its 1-based position. */
+            /** @description The item's own identifier: the QTI item's identifier (its file's name when a package lacks the file), the Moodle question's <name>, the GIFT ::title::, else its 1-based position. */
             source_id: string;
             title?: string;
             /**
