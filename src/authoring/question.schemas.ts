@@ -57,7 +57,7 @@ const ChoiceOption = z
   .object({ id: z.string(), text: z.string(), feedback: z.string().optional().openapi({ description: OPTION_FEEDBACK }) })
   .openapi("ChoiceOption");
 
-export const MAX_TAGS = 20;
+const MAX_TAGS = 20;
 /**
  * Tags: labels for finding questions (`?tag=` on the list). Like the title they are not part of
  * grading, so changing them makes no new version. Each tag once, as given (after trimming).

@@ -5,7 +5,6 @@ import type { QuestionType } from "./questions";
  * (src/lti/resync.ts) and question-bank imports (src/imports).
  */
 export const JOB_TYPES = ["regrade", "lti_resync", "import"] as const;
-export type JobType = (typeof JOB_TYPES)[number];
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 

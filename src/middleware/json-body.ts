@@ -8,7 +8,7 @@ const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /** A route whose body is a file rather than JSON: the media types it takes and its own size limit. */
-export interface UploadRule {
+interface UploadRule {
   mediaTypes: readonly string[];
   maxBytes: number;
   /** How the limit reads in a 413's detail, e.g. "10 MiB". */
