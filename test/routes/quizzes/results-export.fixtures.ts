@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { parse } from "csv-parse/browser/esm/sync";
 import { expect } from "vitest";
-import { BASE, defaultKey } from "../../helpers";
+import { BASE, call, defaultKey } from "../../helpers";
 
 /**
  * What the results export's tests share: reading an export back (CSV through csv-parse, a real
@@ -23,6 +23,18 @@ export async function exported(quizId: string, format: "csv" | "ndjson", shape: 
   expect(res.status, text).toBe(200);
   return { headers: res.headers, text };
 }
+
+/** A call that must succeed; its JSON. */
+export const ok = async (path: string, body?: unknown, method?: string) => {
+  const res = await call(path, { body, method });
+  expect(res.status, res.text).toBeLessThan(300);
+  return res.json;
+};
+export const newUser = async () =>
+  (await ok("/v1/users", { name: "Ada", email: `${crypto.randomUUID()}@example.com` })).id as string;
+export const submit = async (quizId: string, userId: string, answers: unknown[]) =>
+  (await ok(`/v1/quizzes/${quizId}/submissions`, { user_id: userId, answers })).id as string;
+export const grade = (id: string) => ok(`/v1/submissions/${id}/grade`, undefined, "POST");
 
 /** Every record of a CSV export, the header first: each ends with CRLF, and each has the header's column count. */
 export function csvRows(text: string): string[][] {

@@ -1,6 +1,6 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { ANSWER_COLUMNS, exportPageRows, SUBMISSION_COLUMNS } from "../../../src/domain/results-export";
 import { BASE, call, defaultKey, expectProblem, seedApiKey } from "../../helpers";
@@ -10,16 +10,20 @@ import {
   csvRows,
   exported,
   exportPath,
+  grade,
   ndjsonRows,
+  newUser,
+  ok,
   pageNoting,
   seedGraded,
+  submit,
 } from "./results-export.fixtures";
 
 /**
  * GET /v1/quizzes/{id}/results/export (CONTRACT §14): every column equals what the API answers
  * for the same submission (its results, the submission, the kept grade), in CSV read back by a
- * real parser and in NDJSON line by line; `kept` under every grading policy; `since`; the
- * refusals; rows in (created_at, id) order across pages read one at a time.
+ * real parser and in NDJSON line by line; the refusals; rows in (created_at, id) order across
+ * pages read one at a time. `kept` under every policy and `since`: results-export.kept.test.ts.
  */
 
 const SECRETS = ["Lutetia", "EXPLAIN-SECRET", "FEEDBACK-SECRET"];
@@ -43,16 +47,6 @@ const QUESTIONS = [
   { type: "true_false", prompt: "True?", correct: true },
 ];
 
-const ok = async (path: string, body?: unknown, method?: string) => {
-  const res = await call(path, { body, method });
-  expect(res.status, res.text).toBeLessThan(300);
-  return res.json;
-};
-const newUser = async () => (await ok("/v1/users", { name: "Ada", email: `${crypto.randomUUID()}@example.com` })).id as string;
-const submit = async (quizId: string, userId: string, answers: unknown[]) =>
-  (await ok(`/v1/quizzes/${quizId}/submissions`, { user_id: userId, answers })).id as string;
-const grade = (id: string) => ok(`/v1/submissions/${id}/grade`, undefined, "POST");
-
 let quizId: string;
 /** The exported submissions, in creation order: graded, needs review, graded with nothing answered. */
 let subs: string[];
@@ -70,10 +64,6 @@ beforeAll(async () => {
   ];
   for (const id of subs) await grade(id);
   await submit(quizId, bob, []); // open: not exported
-});
-
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 describe("GET /v1/quizzes/{id}/results/export", () => {
@@ -177,75 +167,6 @@ describe("GET /v1/quizzes/{id}/results/export", () => {
     const cells = [1, 2, 3, 4].map((p) => row?.[`q${p}_points`]);
     expect(cells).toEqual([0, ...[1, 2].map((i) => (presented.includes(quiz.question_ids[i]) ? 0 : null)), null]);
     expect(cells.filter((c) => c === null)).toHaveLength(2);
-  });
-});
-
-describe("kept: the attempt the grading policy keeps", () => {
-  /** Four true/false questions: `right` answers score right × 25. */
-  it.each(["highest", "latest", "first", "average"] as const)("%s", async (policy) => {
-    const tf = Array.from({ length: 4 }, (_, i) => ({ type: "true_false", prompt: `S${i}?`, correct: true }));
-    const quiz = await ok("/v1/quizzes", { title: `Kept ${policy}`, questions: tf, settings: { grading_policy: policy } });
-    const answers = (right: number) =>
-      quiz.question_ids.map((question_id: string, i: number) => ({ question_id, response: i < right }));
-    const [ada, bob] = [await newUser(), await newUser()];
-    // Ada's attempts score 50, 100, 100, 25 and are graded out of order; Bob's 0 and 75.
-    const mine = [];
-    for (const right of [2, 4, 4, 1]) mine.push(await submit(quiz.id, ada, answers(right)));
-    for (const i of [2, 0, 3, 1]) await grade(mine[i] as string);
-    for (const right of [0, 3]) await grade(await submit(quiz.id, bob, answers(right)));
-
-    const rows = ndjsonRows((await exported(quiz.id, "ndjson", "submissions")).text);
-    const keptAttempts = (user: string) => rows.filter((r) => r.user_id === user && r.kept).map((r) => r.attempt);
-    const expected = {
-      highest: [[2], [2]],
-      latest: [[4], [2]],
-      first: [[1], [1]],
-      average: [
-        [1, 2, 3, 4],
-        [1, 2],
-      ],
-    }[policy];
-    expect([keptAttempts(ada), keptAttempts(bob)]).toEqual(expected);
-    // The kept attempts give the kept grade the API answers.
-    for (const g of (await ok(`/v1/quizzes/${quiz.id}/grades`)).grades) {
-      const scores = rows.filter((r) => r.user_id === g.user_id && r.kept).map((r) => r.score as number);
-      const kept = Math.round((scores.reduce((s, x) => s + x, 0) / scores.length) * 100) / 100;
-      expect(kept).toBe(g.kept_score);
-    }
-    const csv = csvObjects((await exported(quiz.id, "csv", "submissions")).text);
-    expect(csv.map((r) => r.kept)).toEqual(rows.map((r) => String(r.kept)));
-  });
-});
-
-describe("since: graded at or after the instant", () => {
-  it("is inclusive, takes an offset, and leaves out what needs review", async () => {
-    const quiz = await ok("/v1/quizzes", { title: "Since", questions: QUESTIONS });
-    const user = await newUser();
-    const times = ["2031-05-01T10:00:00.000Z", "2031-05-01T11:00:00.000Z", "2031-05-01T12:00:00.000Z"];
-    const ids = [];
-    vi.useFakeTimers({ toFake: ["Date"] });
-    for (const at of times) {
-      vi.setSystemTime(new Date(at));
-      const id = await submit(quiz.id, user, []);
-      await grade(id);
-      ids.push(id);
-    }
-    const essay = { question_id: quiz.question_ids[3], response: "Pending." };
-    await grade(await submit(quiz.id, user, [essay]));
-    vi.useRealTimers();
-    const since = async (at: string) =>
-      ndjsonRows((await exported(quiz.id, "ndjson", "submissions", `&since=${encodeURIComponent(at)}`)).text).map(
-        (r) => r.submission_id,
-      );
-    expect(await since(times[1] as string)).toEqual(ids.slice(1));
-    expect(await since("2031-05-01T11:00:00.001Z")).toEqual(ids.slice(2));
-    expect(await since("2031-05-01T12:00:00+01:00")).toEqual(ids.slice(1));
-    expect(await since("2031-05-01T11:00:00Z")).toEqual(ids.slice(1));
-    expect((await exported(quiz.id, "ndjson", "submissions")).text.split("\n")).toHaveLength(5);
-    expect(await since("2040-01-01T00:00:00Z")).toEqual([]);
-    expect(csvRows((await exported(quiz.id, "csv", "answers", "&since=2040-01-01T00:00:00Z")).text)).toEqual([
-      [...ANSWER_COLUMNS],
-    ]);
   });
 });
 
