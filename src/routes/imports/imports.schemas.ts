@@ -33,7 +33,10 @@ export const ImportQuery = z
       });
   });
 
-const file = (description: string) => ({ schema: z.string().openapi({ format: "binary", description }) });
+/** The file's bytes; maxLength states the 10 MiB limit (the guard counts bytes, not characters). */
+const file = (description: string) => ({
+  schema: z.string().openapi({ format: "binary", maxLength: IMPORT_MAX_BYTES, description }),
+});
 
 export const IMPORT_BODY = {
   required: true,
