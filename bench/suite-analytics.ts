@@ -167,7 +167,7 @@ export async function analyticsSuite(
     "",
     "From the 202 to the job's succeeded status (polled every 200 ms), through the local jobs queue (one message per step, chunks of 40 submissions).",
     "",
-    "Both quizzes' submissions are rows of the one submissions table; the read path answers from quiz_stats and question_stats, which the grading batch keeps current.",
+    "Both quizzes' submissions are rows of the one submissions table; the read path answers from quiz_stats and item_sums, which the grading batch keeps current.",
     "",
     machine(loadBefore),
   ].join("\n");

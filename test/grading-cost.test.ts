@@ -52,8 +52,8 @@ async function gradingState(quizId: string, userId: string, submissionId: string
   const rows = await env.DB.batch([
     env.DB.prepare("SELECT * FROM submissions WHERE id = ?").bind(submissionId),
     env.DB.prepare("SELECT * FROM quiz_stats WHERE quiz_id = ?").bind(quizId),
-    env.DB.prepare("SELECT * FROM quiz_user_stats WHERE quiz_id = ? ORDER BY user_id").bind(quizId),
-    env.DB.prepare("SELECT * FROM question_stats WHERE quiz_id = ? ORDER BY question_id").bind(quizId),
+    env.DB.prepare("SELECT * FROM grades WHERE quiz_id = ? ORDER BY user_id").bind(quizId),
+    env.DB.prepare("SELECT * FROM item_sums WHERE quiz_id = ? ORDER BY attempts").bind(quizId),
     env.DB.prepare("SELECT * FROM user_stats WHERE user_id = ?").bind(userId),
   ]);
   return rows.map((r) => r.results);

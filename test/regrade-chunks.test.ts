@@ -61,25 +61,20 @@ async function seededQuiz(count: number) {
          (SELECT json_group_array(c) FROM (SELECT b.value AS bucket, (SELECT count(*) ${graded} AND min(CAST(score / 10 AS INTEGER), 9) = b.value) AS c FROM json_each('[0,1,2,3,4,5,6,7,8,9]') b ORDER BY b.value))
        FROM submissions, (SELECT avg(score) AS a ${graded}) m WHERE quiz_id = ?1 AND status = 'graded'`,
     ).bind(quizId),
+    // Item analysis's sums, one row per population: each question [n, Σx, Σx², Σp, Σt, Σt², Σxt, right].
     env.DB.prepare(
-      `INSERT INTO question_stats (quiz_id, question_id, attempts, correct_count, points_earned_micro)
-       SELECT ?1, json_extract(r.value, '$.question_id'), count(*), sum(json_extract(r.value, '$.correct')), sum(json_extract(r.value, '$.points_earned') * 1000000)
-       FROM submissions s, json_each(s.results) r WHERE s.quiz_id = ?1 GROUP BY 2`,
-    ).bind(quizId),
-    env.DB.prepare(
-      `INSERT INTO item_stats (quiz_id, attempts, question_id, n, sum_x, sum_xx, sum_p, sum_t, sum_tt, sum_xt)
-       SELECT ?1, p.attempts, q, count(*), sum(x), total(x * x), sum(1000000), sum(t), total(t * t), total(x * t) FROM (
-         SELECT json_extract(r.value, '$.question_id') AS q, json_extract(r.value, '$.points_earned') * 1000000 AS x, s.points_earned * 1000000 AS t, s.attempt
-         FROM submissions s, json_each(s.results) r WHERE s.quiz_id = ?1) v, (SELECT 'all' AS attempts UNION ALL SELECT 'first') p
-       WHERE p.attempts = 'all' OR v.attempt = 1 GROUP BY p.attempts, q`,
-    ).bind(quizId),
-    env.DB.prepare(
-      `INSERT INTO item_totals (quiz_id, attempts, n, sum_t, sum_tt)
-       SELECT ?1, p.attempts, count(*), sum(points_earned * 1000000), total(points_earned * 1000000 * points_earned * 1000000)
-       FROM submissions s, (SELECT 'all' AS attempts UNION ALL SELECT 'first') p WHERE s.quiz_id = ?1 AND (p.attempts = 'all' OR s.attempt = 1) GROUP BY p.attempts`,
-    ).bind(quizId),
-    env.DB.prepare(
-      `INSERT INTO quiz_user_stats (quiz_id, user_id, attempts) SELECT ?1, user_id, count(*) ${graded} GROUP BY user_id`,
+      `INSERT INTO item_sums (quiz_id, attempts, n, sum_t, sum_tt, items, options)
+       SELECT ?1, p.attempts, count(*), sum(t), total(t * t),
+         (SELECT json_group_object(q, json_array(n, x, json(printf('%!.17g', xx)), sp, st, json(printf('%!.17g', tt)), json(printf('%!.17g', xt)), c)) FROM (
+            SELECT q, count(*) AS n, sum(x) AS x, total(x * x) AS xx, sum(1000000) AS sp, sum(t) AS st, total(t * t) AS tt,
+              total(x * t) AS xt, sum(x / 1000000) AS c
+            FROM (SELECT json_extract(r.value, '$.question_id') AS q, CAST(json_extract(r.value, '$.points_earned') * 1000000 AS INTEGER) AS x,
+                    CAST(s.points_earned * 1000000 AS INTEGER) AS t
+                  FROM submissions s, json_each(s.results) r WHERE s.quiz_id = ?1 AND (p.attempts = 'all' OR s.attempt = 1))
+            GROUP BY q)),
+         '{}'
+       FROM (SELECT CAST(points_earned * 1000000 AS INTEGER) AS t, attempt ${graded}) v, (SELECT 'all' AS attempts UNION ALL SELECT 'first') p
+       WHERE p.attempts = 'all' OR v.attempt = 1 GROUP BY p.attempts`,
     ).bind(quizId),
     env.DB.prepare(
       `INSERT INTO user_stats (user_id, total_attempts, quizzes_taken, mean_score, min_score, max_score, last_graded_at)

@@ -50,9 +50,7 @@ async function snapshot(quizId: string) {
   return {
     submissions: await all("SELECT * FROM submissions WHERE quiz_id = ? ORDER BY id"),
     quizStats: await all("SELECT * FROM quiz_stats WHERE quiz_id = ?"),
-    questionStats: await all("SELECT * FROM question_stats WHERE quiz_id = ? ORDER BY question_id"),
-    itemStats: await all("SELECT * FROM item_stats WHERE quiz_id = ? ORDER BY attempts, question_id"),
-    itemTotals: await all("SELECT * FROM item_totals WHERE quiz_id = ? ORDER BY attempts"),
+    itemSums: await all("SELECT * FROM item_sums WHERE quiz_id = ? ORDER BY attempts"),
     grades: await all("SELECT * FROM grades WHERE quiz_id = ? ORDER BY user_id"),
     userStats: await all(
       "SELECT * FROM user_stats WHERE user_id IN (SELECT user_id FROM submissions WHERE quiz_id = ?) ORDER BY user_id",

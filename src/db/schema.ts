@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { SubmittedAnswer } from "../domain/answers";
 import type { StoredAnswerResult } from "../domain/grading";
-import { ITEM_ATTEMPTS } from "../domain/item-analysis";
+import { ITEM_ATTEMPTS, type ItemSumsTuple, type OptionSumsTuple } from "../domain/item-analysis";
 import { JOB_STATUSES, JOB_TYPES } from "../domain/jobs";
 import { QUESTION_TYPES, type QuestionFeedback } from "../domain/questions";
 import type { QuizSettings } from "../domain/quiz-settings";
@@ -150,29 +150,6 @@ export const quizStats = sqliteTable("quiz_stats", {
   buckets: text("buckets", { mode: "json" }).$type<number[]>().notNull().default(sql`'[0,0,0,0,0,0,0,0,0,0]'`),
 });
 
-export const quizUserStats = sqliteTable(
-  "quiz_user_stats",
-  {
-    quizId: text("quiz_id").notNull(),
-    userId: text("user_id").notNull(),
-    attempts: integer("attempts").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.quizId, t.userId] })],
-);
-
-export const questionStats = sqliteTable(
-  "question_stats",
-  {
-    quizId: text("quiz_id").notNull(),
-    questionId: text("question_id").notNull(),
-    attempts: integer("attempts").notNull().default(0),
-    correctCount: integer("correct_count").notNull().default(0),
-    /** Sum of points earned, in integer micro-points (1 point = 1 000 000) so that it never drifts. */
-    pointsEarnedMicro: integer("points_earned_micro").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.quizId, t.questionId] })],
-);
-
 export const userStats = sqliteTable("user_stats", {
   userId: text("user_id").primaryKey(),
   totalAttempts: integer("total_attempts").notNull().default(0),
@@ -219,54 +196,30 @@ export const grades = sqliteTable(
 );
 
 /**
- * Item analysis's sufficient statistics per quiz, population ("all" graded submissions or each
- * user's "first") and question, kept in the grading batch and moved by regrades
- * (docs/item-analysis.md). Micro-points; the sums of products are REAL, being past 2^63 at scale.
+ * Item analysis's sufficient statistics per quiz and population ("all" graded submissions or each
+ * user's "first"), one row each, kept in the grading batch and moved by regrades and reviews
+ * (docs/item-analysis.md). A grade rewrites one row per population it counts in, not a row per
+ * question and option: D1 bills, and its single writer spends, rows written. Micro-points; Σt²
+ * and the JSON's products are doubles (past 2^63 at scale).
  */
-export const itemStats = sqliteTable(
-  "item_stats",
+export const itemSums = sqliteTable(
+  "item_sums",
   {
     quizId: text("quiz_id").notNull(),
     attempts: text("attempts", { enum: ITEM_ATTEMPTS }).notNull(),
-    questionId: text("question_id").notNull(),
-    /** Submissions presented the question. */
-    n: integer("n").notNull().default(0),
-    sumX: integer("sum_x").notNull().default(0),
-    sumXx: real("sum_xx").notNull().default(0),
-    sumP: integer("sum_p").notNull().default(0),
-    sumT: integer("sum_t").notNull().default(0),
-    sumTt: real("sum_tt").notNull().default(0),
-    sumXt: real("sum_xt").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.quizId, t.attempts, t.questionId] })],
-);
-
-/** Per quiz and population: the submissions counted, Σt and Σt² of their total points (micro). */
-export const itemTotals = sqliteTable(
-  "item_totals",
-  {
-    quizId: text("quiz_id").notNull(),
-    attempts: text("attempts", { enum: ITEM_ATTEMPTS }).notNull(),
+    /** The submissions counted, Σt and Σt² of their total points. */
     n: integer("n").notNull().default(0),
     sumT: integer("sum_t").notNull().default(0),
     sumTt: real("sum_tt").notNull().default(0),
+    /** Per question presented: `{ question_id: ItemSumsTuple }` (domain/item-analysis.ts), right answers included. */
+    items: text("items", { mode: "json" }).$type<Record<string, ItemSumsTuple>>().notNull().default(sql`'{}'`),
+    /** Per question and option chosen: `{ question_id: { option_id: [count, Σt] } }`. */
+    options: text("options", { mode: "json" })
+      .$type<Record<string, Record<string, OptionSumsTuple>>>()
+      .notNull()
+      .default(sql`'{}'`),
   },
   (t) => [primaryKey({ columns: [t.quizId, t.attempts] })],
-);
-
-/** How often each option of a choice question was chosen, per population. */
-export const itemOptionCounts = sqliteTable(
-  "item_option_counts",
-  {
-    quizId: text("quiz_id").notNull(),
-    attempts: text("attempts", { enum: ITEM_ATTEMPTS }).notNull(),
-    questionId: text("question_id").notNull(),
-    optionId: text("option_id").notNull(),
-    count: integer("count").notNull().default(0),
-    /** Σ t over the submissions that chose the option: distractor analysis's mean total and point-biserial. */
-    sumT: integer("sum_t").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.quizId, t.attempts, t.questionId, t.optionId] })],
 );
 
 /**

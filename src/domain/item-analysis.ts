@@ -24,6 +24,21 @@ export interface ItemSums {
   sum_xt: number;
 }
 
+/**
+ * How the sums of one item are stored (item_sums.items): n, Σx, Σx², Σp, Σt, Σt², Σxt, and how many
+ * of the n answers were right (the quiz analytics' correct count). Positions are the stored layout.
+ */
+export type ItemSumsTuple = [number, number, number, number, number, number, number, number];
+
+/** How one option's sums are stored (item_sums.options): its count and Σt of those who chose it. */
+export type OptionSumsTuple = [number, number];
+
+/** An item's stored tuple as sums, with its right answers. */
+export function itemSumsOf(tuple: ItemSumsTuple | undefined): ItemSums & { right: number } {
+  const [n, sum_x, sum_xx, sum_p, sum_t, sum_tt, sum_xt, right] = tuple ?? [0, 0, 0, 0, 0, 0, 0, 0];
+  return { n, sum_x, sum_xx, sum_p, sum_t, sum_tt, sum_xt, right };
+}
+
 /** Over the submissions counted: n, Σt, Σt². */
 export interface TotalSums {
   n: number;

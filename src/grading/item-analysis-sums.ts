@@ -2,10 +2,12 @@ import { type SQL, sql } from "drizzle-orm";
 import { MICRO_POINTS_PER_POINT } from "../domain/points";
 
 /**
- * The statements that keep item analysis's sufficient statistics (docs/item-analysis.md): placed
- * in the batch of a grade or a regrade, after the statement that claims the submission, and
- * conditioned on that claim. Values ride in one JSON parameter, so a quiz of any length stays
- * under D1's 100 bound parameters per statement.
+ * The statement that keeps item analysis's sufficient statistics (docs/item-analysis.md): placed
+ * in the batch of a grade, a review or a regrade, after the statement that claims the submission,
+ * and conditioned on that claim. A quiz's sums live in one item_sums row per population, its items
+ * and options as JSON; the statement merges the submission's contribution into each row it counts
+ * in, so a grade writes one or two rows whatever the number of questions. Values ride in JSON
+ * parameters, so a quiz of any length stays under D1's 100 bound parameters per statement.
  */
 
 /** Who a graded submission belongs to, and its place among the user's attempts. */
@@ -15,11 +17,12 @@ export interface GradedSubmission {
   attempt: number;
 }
 
-/** One presented question's points, micro-points: earned and possible; and the options chosen. */
+/** One presented question's points, micro-points: earned and possible; whether right; the options chosen. */
 export interface AnswerPoints {
   question_id: string;
   x: number;
   p: number;
+  right: boolean;
   chosen?: string[];
 }
 
@@ -34,105 +37,115 @@ const displacedFirst = ({ quizId, userId, attempt }: GradedSubmission) =>
 /** The populations a change counts in: always "all"; "first" where the submission is its user's first. */
 const populations = (first: SQL) => sql`(SELECT 'all' AS attempts UNION ALL SELECT 'first' WHERE ${first})`;
 
-const itemUpsert = sql`
-  ON CONFLICT (quiz_id, attempts, question_id) DO UPDATE SET
-    n = n + excluded.n, sum_x = sum_x + excluded.sum_x, sum_xx = sum_xx + excluded.sum_xx, sum_p = sum_p + excluded.sum_p,
-    sum_t = sum_t + excluded.sum_t, sum_tt = sum_tt + excluded.sum_tt, sum_xt = sum_xt + excluded.sum_xt`;
+/**
+ * A double written so that it reads back bit for bit: SQLite's JSON writes 15 significant digits,
+ * which would round the sums of products a little on every grade.
+ */
+const exact = (column: string) => sql.raw(`json(printf('%!.17g', ${column}))`);
 
-const totalsUpsert = sql`
-  ON CONFLICT (quiz_id, attempts) DO UPDATE SET n = n + excluded.n, sum_t = sum_t + excluded.sum_t, sum_tt = sum_tt + excluded.sum_tt`;
+/**
+ * The items JSON `existing` with `delta` added: `delta` is a SELECT of (q, n, x, xx, p, t, tt, xt,
+ * c) rows, several per question allowed. Integer sums stay integers; products are summed as
+ * doubles (total(), which never fails on overflow) as the REAL columns they replace were.
+ */
+function mergedItems(existing: SQL, delta: SQL): SQL {
+  return sql`(SELECT json_group_object(q, json_array(n, x, ${exact("xx")}, p, t, ${exact("tt")}, ${exact("xt")}, c)) FROM (
+    SELECT q, sum(n) AS n, sum(x) AS x, total(xx) AS xx, sum(p) AS p, sum(t) AS t, total(tt) AS tt, total(xt) AS xt, sum(c) AS c
+    FROM (SELECT key AS q, value ->> 0 AS n, value ->> 1 AS x, value ->> 2 AS xx, value ->> 3 AS p, value ->> 4 AS t,
+            value ->> 5 AS tt, value ->> 6 AS xt, value ->> 7 AS c FROM json_each(${existing})
+          UNION ALL ${delta})
+    GROUP BY q))`;
+}
+
+/** The options JSON `existing` with `delta`, a SELECT of (q, o, c, t) rows, added. */
+function mergedOptions(existing: SQL, delta: SQL): SQL {
+  return sql`(SELECT json_group_object(q, json(o)) FROM (
+    SELECT q, json_group_object(o, json_array(c, t)) AS o FROM (
+      SELECT q, o, sum(c) AS c, sum(t) AS t
+      FROM (SELECT i.key AS q, v.key AS o, v.value ->> 0 AS c, v.value ->> 1 AS t FROM json_each(${existing}) i, json_each(i.value) v
+            UNION ALL ${delta})
+      GROUP BY q, o)
+    GROUP BY q))`;
+}
+
+const EMPTY = sql`'{}'`;
 
 /**
  * A grade: the submission's sums are added to "all", and to "first" when it is its user's
  * earliest graded submission; a later-created submission graded before it was "first" until now,
- * and its sums (read from its stored results) are taken out of "first" in the same statements.
+ * and its sums (read from its stored results) are taken out of "first" in the same statement.
  */
-export function itemStatsOnGrade(graded: GradedSubmission, answers: AnswerPoints[], total: number, won: SQL): SQL[] {
+export function itemSumsOnGrade(graded: GradedSubmission, answers: AnswerPoints[], total: number, won: SQL): SQL {
   const { quizId } = graded;
   const first = isFirst(graded);
   const displaced = displacedFirst(graded);
-  const rows = JSON.stringify(answers.map((a) => [a.question_id, a.x, a.p]));
+  const rows = JSON.stringify(answers.map((a) => [a.question_id, a.x, a.p, a.right ? 1 : 0]));
   const chosen = JSON.stringify(answers.flatMap((a) => (a.chosen ?? []).map((option) => [a.question_id, option])));
-  const storedX = sql`CAST(round(json_extract(r.value, '$.points_earned') * ${MICRO_POINTS_PER_POINT}) AS INTEGER)`;
-  const storedP = sql`CAST(round(json_extract(r.value, '$.points_possible') * ${MICRO_POINTS_PER_POINT}) AS INTEGER)`;
-  const storedT = sql`CAST(round(f.points_earned * ${MICRO_POINTS_PER_POINT}) AS INTEGER)`;
-  return [
-    sql`
-      INSERT INTO item_stats (quiz_id, attempts, question_id, n, sum_x, sum_xx, sum_p, sum_t, sum_tt, sum_xt)
-      SELECT ${quizId}, attempts, question_id, n, x, xx, p, t, tt, xt FROM (
-        SELECT m.attempts, a.question_id, 1 AS n, a.x, a.x * a.x AS xx, a.p, a.t, a.t * a.t AS tt, a.x * a.t AS xt
-        FROM (SELECT json_extract(value, '$[0]') AS question_id, json_extract(value, '$[1]') AS x,
-                json_extract(value, '$[2]') AS p, ${total} AS t FROM json_each(${rows})) a, ${populations(first)} m
-        UNION ALL
-        SELECT 'first', d.question_id, -1, -d.x, -(d.x * d.x), -d.p, -d.t, -(d.t * d.t), -(d.x * d.t)
-        FROM (SELECT json_extract(r.value, '$.question_id') AS question_id, ${storedX} AS x, ${storedP} AS p, ${storedT} AS t
-              FROM submissions f, json_each(f.results) r WHERE f.id = ${displaced} AND ${first}) d
-      ) WHERE ${won}
-      ${itemUpsert}`,
-    sql`
-      INSERT INTO item_totals (quiz_id, attempts, n, sum_t, sum_tt)
-      SELECT ${quizId}, attempts, n, t, tt FROM (
-        SELECT m.attempts, 1 AS n, ${total} AS t, ${total} * ${total} AS tt FROM ${populations(first)} m
-        UNION ALL
-        SELECT 'first', -1, -t, -(t * t) FROM (SELECT ${storedT} AS t FROM submissions f WHERE f.id = ${displaced} AND ${first})
-      ) WHERE ${won}
-      ${totalsUpsert}`,
-    sql`
-      INSERT INTO item_option_counts (quiz_id, attempts, question_id, option_id, count, sum_t)
-      SELECT ${quizId}, attempts, question_id, option_id, count, t FROM (
-        SELECT m.attempts, json_extract(c.value, '$[0]') AS question_id, json_extract(c.value, '$[1]') AS option_id, 1 AS count,
-          ${total} AS t
-        FROM json_each(${chosen}) c, ${populations(first)} m
-        UNION ALL
-        SELECT 'first', json_extract(r.value, '$.question_id'), o.value, -1, -${storedT}
-        FROM submissions f, json_each(f.results) r, json_each(r.value, '$.chosen') o WHERE f.id = ${displaced} AND ${first}
-      ) WHERE ${won}
-      ON CONFLICT (quiz_id, attempts, question_id, option_id) DO UPDATE SET
-        count = count + excluded.count, sum_t = sum_t + excluded.sum_t`,
-  ];
+  const t = total;
+  const micro = (value: SQL) => sql`CAST(round(${value} * ${MICRO_POINTS_PER_POINT}) AS INTEGER)`;
+  // The displaced submission's answers, negated, in population "first" only.
+  const storedX = micro(sql`json_extract(r.value, '$.points_earned')`);
+  const taken = sql`
+    SELECT json_extract(r.value, '$.question_id'), -1, -x, -(x * x), -p, -d.t, -(d.t * d.t), -(x * d.t), -c
+    FROM (SELECT r.value, ${storedX} AS x, ${micro(sql`json_extract(r.value, '$.points_possible')`)} AS p,
+            coalesce(json_extract(r.value, '$.correct'), 0) AS c
+          FROM submissions f, json_each(f.results) r WHERE f.id = d.id) r`;
+  const added = sql`
+    SELECT a.value ->> 0, 1, a.value ->> 1, (a.value ->> 1) * (a.value ->> 1), a.value ->> 2, ${t}, ${t} * ${t},
+      (a.value ->> 1) * ${t}, a.value ->> 3
+    FROM json_each(${rows}) a`;
+  const optionsTaken = sql`
+    SELECT json_extract(r.value, '$.question_id'), o.value, -1, -d.t
+    FROM submissions f, json_each(f.results) r, json_each(r.value, '$.chosen') o WHERE f.id = d.id`;
+  const optionsAdded = sql`SELECT c.value ->> 0, c.value ->> 1, 1, ${t} FROM json_each(${chosen}) c`;
+  return sql`
+    INSERT INTO item_sums (quiz_id, attempts, n, sum_t, sum_tt, items, options)
+    SELECT ${quizId}, m.attempts,
+      coalesce(e.n, 0) + 1 - (d.id IS NOT NULL), coalesce(e.sum_t, 0) + ${t} - coalesce(d.t, 0),
+      coalesce(e.sum_tt, 0) + ${t} * ${t} - coalesce(d.t * d.t, 0),
+      coalesce(${mergedItems(sql`e.items`, sql`${added} UNION ALL ${taken}`)}, ${EMPTY}),
+      coalesce(${mergedOptions(sql`e.options`, sql`${optionsAdded} UNION ALL ${optionsTaken}`)}, ${EMPTY})
+    FROM ${populations(first)} m
+      LEFT JOIN (SELECT id, ${micro(sql`points_earned`)} AS t FROM submissions WHERE id = ${displaced}) d ON m.attempts = 'first'
+      LEFT JOIN item_sums e ON e.quiz_id = ${quizId} AND e.attempts = m.attempts
+    WHERE ${won}
+    ON CONFLICT (quiz_id, attempts) DO UPDATE SET
+      n = excluded.n, sum_t = excluded.sum_t, sum_tt = excluded.sum_tt, items = excluded.items, options = excluded.options`;
 }
 
 /**
- * A regrade of a graded submission: the presented questions and the options chosen stay, the
- * points move. Each item's sums and the totals get the difference between the new and the old
- * contribution, in "all" and, where the submission is its user's first, in "first".
+ * A regrade or a review of a graded submission: the presented questions and the options chosen
+ * stay, the points move. Each item's sums and the totals get the difference between the new and
+ * the old contribution, in "all" and, where the submission is its user's first, in "first"; each
+ * option chosen keeps its count and moves its Σt.
  */
-export function itemStatsOnRegrade(
+export function itemSumsOnRegrade(
   graded: GradedSubmission,
   before: { answers: AnswerPoints[]; total: number },
   after: { answers: AnswerPoints[]; total: number },
   claimed: SQL,
-): SQL[] {
+): SQL {
   const { quizId } = graded;
   const first = isFirst(graded);
   const old = new Map(before.answers.map((a) => [a.question_id, a]));
   const rows = JSON.stringify(
     after.answers.map((a) => {
       const was = old.get(a.question_id);
-      return [a.question_id, was?.x ?? 0, a.x, was?.p ?? 0, a.p];
+      return [a.question_id, was?.x ?? 0, a.x, was?.p ?? 0, a.p, Number(a.right) - Number(was?.right ?? false)];
     }),
   );
   const t0 = before.total;
   const t1 = after.total;
   const chosen = JSON.stringify(after.answers.flatMap((a) => (a.chosen ?? []).map((option) => [a.question_id, option])));
-  return [
-    sql`
-      INSERT INTO item_stats (quiz_id, attempts, question_id, n, sum_x, sum_xx, sum_p, sum_t, sum_tt, sum_xt)
-      SELECT ${quizId}, m.attempts, d.question_id, 0, d.x1 - d.x0, d.x1 * d.x1 - d.x0 * d.x0, d.p1 - d.p0,
-        ${t1} - ${t0}, ${t1} * ${t1} - ${t0} * ${t0}, d.x1 * ${t1} - d.x0 * ${t0}
-      FROM (SELECT json_extract(value, '$[0]') AS question_id, json_extract(value, '$[1]') AS x0, json_extract(value, '$[2]') AS x1,
-              json_extract(value, '$[3]') AS p0, json_extract(value, '$[4]') AS p1 FROM json_each(${rows})) d, ${populations(first)} m
-      WHERE ${claimed}
-      ${itemUpsert}`,
-    sql`
-      INSERT INTO item_totals (quiz_id, attempts, n, sum_t, sum_tt)
-      SELECT ${quizId}, m.attempts, 0, ${t1} - ${t0}, ${t1} * ${t1} - ${t0} * ${t0} FROM ${populations(first)} m WHERE ${claimed}
-      ${totalsUpsert}`,
-    // The options chosen stay; the total their choosers scored moves.
-    sql`
-      UPDATE item_option_counts SET sum_t = sum_t + ${t1 - t0}
-      WHERE quiz_id = ${quizId} AND attempts IN (SELECT attempts FROM ${populations(first)}) AND ${claimed}
-        AND EXISTS (SELECT 1 FROM json_each(${chosen}) c
-                    WHERE json_extract(c.value, '$[0]') = question_id AND json_extract(c.value, '$[1]') = option_id)`,
-  ];
+  const moved = sql`
+    SELECT d.value ->> 0, 0, x1 - x0, x1 * x1 - x0 * x0, (d.value ->> 4) - (d.value ->> 3), ${t1} - ${t0},
+      ${t1} * ${t1} - ${t0} * ${t0}, x1 * ${t1} - x0 * ${t0}, d.value ->> 5
+    FROM (SELECT value, value ->> 1 AS x0, value ->> 2 AS x1 FROM json_each(${rows})) d`;
+  const optionsMoved = sql`SELECT c.value ->> 0, c.value ->> 1, 0, ${t1 - t0} FROM json_each(${chosen}) c`;
+  return sql`
+    UPDATE item_sums SET
+      sum_t = sum_t + ${t1 - t0}, sum_tt = sum_tt + (${t1} * ${t1} - ${t0} * ${t0}),
+      items = ${mergedItems(sql`item_sums.items`, moved)},
+      options = coalesce(${mergedOptions(sql`item_sums.options`, optionsMoved)}, ${EMPTY})
+    WHERE quiz_id = ${quizId} AND attempts IN (SELECT attempts FROM ${populations(first)}) AND ${claimed}`;
 }

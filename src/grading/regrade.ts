@@ -26,26 +26,26 @@ export interface RegradeParams {
 const REGRADE_CHUNK = 40;
 /**
  * D1 statements one invocation may run (the platform allows 1 000). A submission costs at most
- * its claim, then either the moved aggregates (8, the kept grade's ledger row included) or, when it
- * completes a review by the regrade, every aggregate counted afresh (8, one more per 25 presented
- * questions, and submission.graded),
- * then its change row and submission.regraded; a retry of a submission whose claim was lost as
- * much again, plus one read.
+ * its claim, then either the moved aggregates (5: item sums, quiz, user, grade, the kept grade's
+ * ledger row) or, when it completes a review by the regrade, every aggregate counted afresh (6,
+ * submission.graded included) — whatever the number of questions, as a quiz's item sums are one
+ * statement — then its change row and submission.regraded; a retry of a submission whose claim was
+ * lost as much again, plus one read.
  */
 const REGRADE_STATEMENT_BUDGET = 900;
-const QUESTION_STATS_ROWS_PER_STATEMENT = 25;
-const statementsPerSubmission = (questionCount: number) =>
-  1 + Math.max(8, 9 + Math.ceil(questionCount / QUESTION_STATS_ROWS_PER_STATEMENT)) + 2;
+const MOVED_STATEMENTS = 5;
+const COUNTED_STATEMENTS = 6;
+const STATEMENTS_PER_SUBMISSION = 1 + Math.max(MOVED_STATEMENTS, COUNTED_STATEMENTS) + 2;
 /**
  * The most statements one more chunk can take: a dry run writes at most a change row per
  * submission; an applied chunk the claim and the aggregates of each, and a retry of each.
  */
-const chunkWorst = (dryRun: boolean, chunk: number, perSubmission: number) =>
-  1 + (dryRun ? 1 + chunk : 2 + chunk * perSubmission + chunk * (1 + perSubmission));
+const chunkWorst = (dryRun: boolean, chunk: number) =>
+  1 + (dryRun ? 1 + chunk : 2 + chunk * STATEMENTS_PER_SUBMISSION + chunk * (1 + STATEMENTS_PER_SUBMISSION));
 /** The largest chunk (≤ REGRADE_CHUNK) whose worst case fits a fresh invocation's budget. */
-const chunkFor = (dryRun: boolean, perSubmission: number) => {
+const chunkFor = (dryRun: boolean) => {
   let chunk = REGRADE_CHUNK;
-  while (chunk > 1 && 3 + chunkWorst(dryRun, chunk, perSubmission) > REGRADE_STATEMENT_BUDGET) chunk--;
+  while (chunk > 1 && 3 + chunkWorst(dryRun, chunk) > REGRADE_STATEMENT_BUDGET) chunk--;
   return chunk;
 };
 /** How often a submission whose claim another writer took is read and regraded again. */
@@ -60,9 +60,8 @@ interface Context {
   bands: FeedbackBand[];
   now: string;
   used: number;
-  /** Submissions per chunk, and the statements one may take at most. */
+  /** Submissions per chunk. */
   chunk: number;
-  perSubmission: number;
 }
 
 /** A submission regraded in memory, and what the batch must do about it. */
@@ -107,12 +106,10 @@ export async function runRegradeJob(env: Env, db: Database, jobId: string): Prom
     bands: readSettings(quiz.settings).feedback_bands,
     now: isoNow(),
     used: 3,
-    chunk: REGRADE_CHUNK,
-    perSubmission: statementsPerSubmission(questionRows.length),
+    chunk: chunkFor(params.dry_run),
   };
-  ctx.chunk = chunkFor(params.dry_run, ctx.perSubmission);
   if (job.status === "queued") await start(ctx);
-  while (ctx.used + chunkWorst(params.dry_run, ctx.chunk, ctx.perSubmission) <= REGRADE_STATEMENT_BUDGET) {
+  while (ctx.used + chunkWorst(params.dry_run, ctx.chunk) <= REGRADE_STATEMENT_BUDGET) {
     const step = await runChunk(ctx);
     if (step === "lost") return;
     if (step === "finished") return;

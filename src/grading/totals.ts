@@ -6,23 +6,24 @@ import { toMicro } from "../domain/points";
 import { bucketOf } from "../domain/score-distribution";
 import type { Database } from "../env";
 import { keptGradeStatement } from "../lti/ledger";
-import { type AnswerPoints, itemStatsOnGrade, itemStatsOnRegrade } from "./item-analysis-sums";
+import { type AnswerPoints, itemSumsOnGrade, itemSumsOnRegrade } from "./item-analysis-sums";
 import { type SubmissionRow, serializeSubmission } from "./submission";
 
 /**
  * The running totals of grading, and their one writer: every statement that counts a graded
- * submission in, or moves it within, the quiz's and the user's analytics, the per-question and
- * item-analysis sums and the user's kept grade. A grade, a review, a regrade and a deadline all
- * write them through here, each statement conditioned on the caller's claim of the submission.
+ * submission in, or moves it within, the quiz's and the user's analytics, the item-analysis sums
+ * (per-question figures included) and the user's kept grade. A grade, a review, a regrade and a
+ * deadline all write them through here, each statement conditioned on the caller's claim of the
+ * submission. Rows written are what D1 bills and what its one writer per database spends, so each
+ * aggregate is one row per grade: see docs/performance.md, "Rows written per grade".
  */
 
-/** Rows of question_stats written per statement: 3 bound values each, under D1's 100 per statement. */
-const QUESTION_STATS_CHUNK = 25;
-
 /**
- * The statements that count a just-graded submission in every aggregate — quiz, user, question,
- * item analysis, the user's grade — and record its submission.graded event, each only where
- * `won` (its claim) stands: placed in the batch that grades it, or that reviews its last essay.
+ * The statements that count a just-graded submission in every aggregate — the user's grade, quiz,
+ * user, item analysis — and record its submission.graded event, each only where `won` (its claim)
+ * stands: placed in the batch that grades it, or that reviews its last essay. The grade comes
+ * first: its attempt count tells the statements after it whether this is the user's first graded
+ * attempt at the quiz.
  */
 export function countGraded(db: Database, graded: SubmissionRow, won: SQL): D1PreparedStatement[] {
   const { quizId, userId, attempt } = graded;
@@ -30,11 +31,9 @@ export function countGraded(db: Database, graded: SubmissionRow, won: SQL): D1Pr
   const now = graded.gradedAt ?? graded.updatedAt;
   const stored = graded.results ?? [];
   const bucket = `$[${bucketOf(x)}]`;
-  const firstAttemptOfUser = sql`(SELECT CASE WHEN attempts = 1 THEN 1 ELSE 0 END FROM quiz_user_stats WHERE quiz_id = ${quizId} AND user_id = ${userId})`;
+  const firstAttemptOfUser = sql`(SELECT CASE WHEN attempts = 1 THEN 1 ELSE 0 END FROM grades WHERE quiz_id = ${quizId} AND user_id = ${userId})`;
   const statements = [
-    sql`
-      INSERT INTO quiz_user_stats (quiz_id, user_id, attempts) SELECT ${quizId}, ${userId}, 1 WHERE ${won}
-      ON CONFLICT (quiz_id, user_id) DO UPDATE SET attempts = attempts + 1`,
+    keepGrade({ quizId, userId, attempt, score: x, at: now }, won),
     // Welford's update of mean and M2: stable at any count, unlike sum and sum of squares.
     sql`
       INSERT INTO quiz_stats (quiz_id, total_attempts, unique_users, mean_score, m2_score, min_score, max_score, buckets)
@@ -57,9 +56,7 @@ export function countGraded(db: Database, graded: SubmissionRow, won: SQL): D1Pr
         min_score = min(min_score, ${x}),
         max_score = max(max_score, ${x}),
         last_graded_at = max(coalesce(last_graded_at, ''), ${now})`,
-    ...questionStatsStatements(quizId, stored, won),
-    ...itemStatsOnGrade({ quizId, userId, attempt }, answerPoints(stored), toMicro(graded.pointsEarned ?? 0), won),
-    keepGrade({ quizId, userId, attempt, score: x, at: now }, won),
+    itemSumsOnGrade({ quizId, userId, attempt }, answerPoints(stored), toMicro(graded.pointsEarned ?? 0), won),
     // The kept grade may have changed: the LMS's gradebook follows (LTI passback ledger).
     keptGradeStatement({ quizId, userId, changedAt: now }, won),
   ];
@@ -76,27 +73,9 @@ function answerPoints(results: readonly StoredAnswerResult[]): AnswerPoints[] {
     question_id: a.question_id,
     x: toMicro(a.points_earned),
     p: toMicro(a.points_possible),
+    right: a.correct,
     ...(a.chosen === undefined ? {} : { chosen: a.chosen }),
   }));
-}
-
-function questionStatsStatements(quizId: string, answers: StoredAnswerResult[], won: SQL): SQL[] {
-  const statements: SQL[] = [];
-  for (let i = 0; i < answers.length; i += QUESTION_STATS_CHUNK) {
-    const rows = answers
-      .slice(i, i + QUESTION_STATS_CHUNK)
-      .map((a) => sql`(${a.question_id}, ${a.correct ? 1 : 0}, ${toMicro(a.points_earned)})`);
-    statements.push(
-      sql`
-        INSERT INTO question_stats (quiz_id, question_id, attempts, correct_count, points_earned_micro)
-        SELECT ${quizId}, column1, 1, column2, column3 FROM (VALUES ${sql.join(rows, sql`, `)}) WHERE ${won}
-        ON CONFLICT (quiz_id, question_id) DO UPDATE SET
-          attempts = attempts + 1,
-          correct_count = correct_count + excluded.correct_count,
-          points_earned_micro = points_earned_micro + excluded.points_earned_micro`,
-    );
-  }
-  return statements;
 }
 
 /** A graded submission's new grade: what a regrade or a later review makes of it. */
@@ -109,10 +88,11 @@ export interface NewGrade {
 
 /**
  * The statements that move every aggregate from a graded submission's stored grade to `next`,
- * each only where `claimed` (the claim that wrote `next`) stands: item sums and totals, the
+ * each only where `claimed` (the claim that wrote `next`) stands: item sums (right answers and
+ * points per question included) and totals, the
  * quiz's mean and M2 with one value replaced (mean' = mean + d/n, M2' = M2 + d·(x1 + x0 − mean −
- * mean')) and its buckets, the user's mean, lowest and highest, the user's grade, and per-question
- * right answers and points. The quiz's lowest and highest scores are the caller's to read again.
+ * mean')) and its buckets, the user's mean, lowest and highest, and the user's grade. The quiz's
+ * lowest and highest scores are the caller's to read again.
  */
 export function movedStatements(row: SubmissionRow, next: NewGrade, claimed: SQL, now: string): SQL[] {
   const { quizId, userId, attempt } = row;
@@ -124,7 +104,7 @@ export function movedStatements(row: SubmissionRow, next: NewGrade, claimed: SQL
   const b1 = `$[${bucketOf(x1)}]`;
   const moved = sql`json_set(buckets, ${b0}, json_extract(buckets, ${b0}) - 1)`;
   return [
-    ...itemStatsOnRegrade(
+    itemSumsOnRegrade(
       { quizId, userId, attempt },
       { answers: answerPoints(before), total: toMicro(row.pointsEarned ?? 0) },
       { answers: answerPoints(next.results), total: toMicro(next.points_earned) },
@@ -152,29 +132,8 @@ export function movedStatements(row: SubmissionRow, next: NewGrade, claimed: SQL
         score_sum = score_sum + ${d},
         updated_at = ${now}
       WHERE quiz_id = ${quizId} AND user_id = ${userId} AND ${claimed}`,
-    questionStatsDelta(quizId, before, next.results, claimed),
     keptGradeStatement({ quizId, userId, changedAt: now }, claimed),
   ];
-}
-
-/** question_stats moved by each answer's change: right answers and points (micro). */
-function questionStatsDelta(quizId: string, before: StoredAnswerResult[], after: StoredAnswerResult[], claimed: SQL): SQL {
-  const old = new Map(before.map((a) => [a.question_id, a]));
-  const rows = after.map((a) => {
-    const was = old.get(a.question_id);
-    return [
-      a.question_id,
-      Number(a.correct) - Number(was?.correct ?? false),
-      toMicro(a.points_earned) - toMicro(was?.points_earned ?? 0),
-    ];
-  });
-  return sql`
-    INSERT INTO question_stats (quiz_id, question_id, attempts, correct_count, points_earned_micro)
-    SELECT ${quizId}, json_extract(value, '$[0]'), 0, json_extract(value, '$[1]'), json_extract(value, '$[2]')
-    FROM json_each(${JSON.stringify(rows)}) WHERE ${claimed}
-    ON CONFLICT (quiz_id, question_id) DO UPDATE SET
-      correct_count = correct_count + excluded.correct_count,
-      points_earned_micro = points_earned_micro + excluded.points_earned_micro`;
 }
 
 /**

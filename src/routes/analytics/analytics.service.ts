@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { type ItemSumsTuple, itemSumsOf } from "../../domain/item-analysis";
 import { fromMicro, POINT_DECIMALS } from "../../domain/points";
 import { bucketBounds, SCORE_BUCKET_COUNT } from "../../domain/score-distribution";
 import type { Database } from "../../env";
@@ -15,33 +16,34 @@ interface QuizStatsRow {
   min_score: number | null;
   max_score: number | null;
   buckets: string | null;
-  questions: string;
+  /** The current questions' ids in order (JSON). */
+  current: string;
+  /** Item analysis's sums over every graded submission (JSON), whose items hold each question's figures. */
+  items: string | null;
 }
 
 /**
- * One query, whatever the number of submissions: the aggregates kept current by grading, the
- * current questions (in order) with theirs, then questions deleted since they were graded (by
- * id, i.e. creation order): graded results keep them, so the analytics do too.
+ * One query, whatever the number of submissions: the aggregates kept current by grading, and the
+ * per-question figures from item analysis's sums over every graded submission (an item's n is the
+ * attempts, its Σx the points, its right answers the correct count): the current questions in
+ * order, then questions deleted since they were graded (by id, i.e. creation order), which graded
+ * results keep, so the analytics do too.
  */
 export async function quizAnalytics(db: Database, quizId: string) {
   const [row] = await db.all<QuizStatsRow>(sql`
     SELECT q.id AS quiz_id, s.total_attempts, s.unique_users, s.mean_score, s.m2_score, s.min_score, s.max_score, s.buckets,
-      (SELECT json_group_array(json_array(id, attempts, correct_count, micro)) FROM (
-         SELECT qs.id, coalesce(st.attempts, 0) AS attempts, coalesce(st.correct_count, 0) AS correct_count,
-           coalesce(st.points_earned_micro, 0) AS micro, 0 AS deleted, qs.position
-         FROM questions qs LEFT JOIN question_stats st ON st.quiz_id = qs.quiz_id AND st.question_id = qs.id
-         WHERE qs.quiz_id = ${quizId}
-         UNION ALL
-         SELECT st.question_id, st.attempts, st.correct_count, st.points_earned_micro, 1, 0
-         FROM question_stats st
-         WHERE st.quiz_id = ${quizId} AND NOT EXISTS (SELECT 1 FROM questions x WHERE x.id = st.question_id)
-         ORDER BY deleted, position, id)) AS questions
+      (SELECT json_group_array(id) FROM (SELECT id FROM questions WHERE quiz_id = q.id ORDER BY position)) AS current,
+      (SELECT items FROM item_sums WHERE quiz_id = q.id AND attempts = 'all') AS items
     FROM quizzes q LEFT JOIN quiz_stats s ON s.quiz_id = q.id
     WHERE q.id = ${quizId}`);
   if (!row) throw notFound("Quiz");
   const n = row.total_attempts ?? 0;
   const buckets = row.buckets ? (JSON.parse(row.buckets) as number[]) : Array<number>(SCORE_BUCKET_COUNT).fill(0);
-  const questions = JSON.parse(row.questions) as [string, number, number, number][];
+  // A Map, not an object: a question id is data.
+  const items = new Map(Object.entries(row.items === null ? {} : (JSON.parse(row.items) as Record<string, ItemSumsTuple>)));
+  const current = JSON.parse(row.current) as string[];
+  const shown = new Set(current);
+  const deleted = [...items.keys()].filter((id) => !shown.has(id)).sort();
   return {
     quiz_id: row.quiz_id,
     total_attempts: n,
@@ -51,13 +53,16 @@ export async function quizAnalytics(db: Database, quizId: string) {
     max_score: n > 0 ? row.max_score : null,
     stddev_score: n > 0 ? round(Math.sqrt(Math.max(row.m2_score ?? 0, 0) / n), 2) : null,
     score_distribution: buckets.map((count, i) => ({ ...bucketBounds(i), count })),
-    questions: questions.map(([question_id, attempts, correct_count, micro]) => ({
-      question_id,
-      attempts,
-      correct_count,
-      correct_rate: attempts > 0 ? round(correct_count / attempts, 4) : 0,
-      avg_points: attempts > 0 ? round(fromMicro(micro) / attempts, POINT_DECIMALS) : 0,
-    })),
+    questions: [...current, ...deleted].map((question_id) => {
+      const { n: attempts, right: correct_count, sum_x } = itemSumsOf(items.get(question_id));
+      return {
+        question_id,
+        attempts,
+        correct_count,
+        correct_rate: attempts > 0 ? round(correct_count / attempts, 4) : 0,
+        avg_points: attempts > 0 ? round(fromMicro(sum_x) / attempts, POINT_DECIMALS) : 0,
+      };
+    }),
   };
 }
 
