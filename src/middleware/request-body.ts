@@ -1,12 +1,12 @@
 import type { MiddlewareHandler } from "hono";
 
 /**
- * The most of a request body read after the answer is decided: 8 × the largest body any route
- * accepts (1 MiB), so a client that sent a little too much still gets its 413 on a healthy
- * connection, while a body of tens of megabytes (Cloudflare accepts up to 100 MB) is cancelled
- * rather than received for nothing.
+ * The most of a request body read after the answer is decided: well past the largest body any
+ * route accepts (an import's 10 MiB file; JSON bodies 1 MiB), so a client that sent a little too
+ * much still gets its 413 on a healthy connection, while a body of tens of megabytes (Cloudflare
+ * accepts up to 100 MB) is cancelled rather than received for nothing.
  */
-const MAX_DRAINED_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_DRAINED_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Every request body is read to its end before the answer leaves, whatever answered: a 401, 403,

@@ -218,4 +218,41 @@ describe("early answers leave wrangler dev answering", () => {
     expect(await getOnTime("/docs", "the 20 early answers")).toBe(200);
     expect(seen).toHaveLength(20);
   });
+
+  it("an import's early answers — over 10 MiB by Content-Length and streamed (413), another media type (415) — leave every GET answered within 2 s", async () => {
+    const admin = { "X-API-Key": server().key };
+    const elevenMiB = "A".repeat(11 * 1024 * 1024);
+    const imports: EarlyAnswer[] = [
+      {
+        what: "an import over 10 MiB",
+        method: "POST",
+        path: "/v1/imports?format=gift",
+        headers: { ...admin, "Content-Type": "text/plain" },
+        body: elevenMiB,
+        status: 413,
+      },
+      {
+        what: "an import over 10 MiB, streamed",
+        method: "POST",
+        path: "/v1/imports?format=gift",
+        headers: { ...admin, "Content-Type": "text/plain" },
+        body: streamed(elevenMiB),
+        status: 413,
+      },
+      {
+        what: "an import as JSON",
+        method: "POST",
+        path: "/v1/imports",
+        headers: { ...admin, "Content-Type": "application/json" },
+        body: json(64 * 1024),
+        status: 415,
+      },
+    ];
+    for (const request of imports) {
+      const answer = await send(request);
+      expect(answer.status, `${request.what} → ${answer.status} ${answer.text.slice(0, 200)}`).toBe(request.status);
+      expect(await getOnTime("/health", `"${request.what}" (${answer.status})`)).toBe(200);
+      expect(await getOnTime("/v1/quizzes?limit=1", `"${request.what}" (${answer.status})`, admin)).toBe(200);
+    }
+  });
 });
