@@ -4,6 +4,7 @@ import { ltiPlatforms } from "../db/lti-schema";
 import type { Database } from "../env";
 import { config } from "../lib/config";
 import { ApiError } from "../lib/errors";
+import { REALM } from "../lib/scopes";
 import { isoNow } from "../lib/time";
 import { type LaunchClaims, readClaims } from "./claims";
 import { KeySetUnavailable, platformKeySet } from "./platform-keys";
@@ -40,7 +41,12 @@ export type LaunchCheck = (typeof LAUNCH_CHECKS)[number];
 const IAT_WINDOW_SECONDS = 5 * 60;
 
 export function refused(check: LaunchCheck, why: string): ApiError {
-  return new ApiError("invalid_launch", `The launch failed the check ${check}: ${why}`, { members: { check } });
+  // A 401 names its scheme (RFC 9110 §11.6.1). No error parameter: the caller's own credential is
+  // fine (an invalid_token would tell a client to renew it); the launch's id_token is what failed.
+  return new ApiError("invalid_launch", `The launch failed the check ${check}: ${why}`, {
+    members: { check },
+    headers: { "WWW-Authenticate": `Bearer realm="${REALM}"` },
+  });
 }
 
 export interface VerifiedLaunch {

@@ -43,6 +43,7 @@ const essence = (type: string) => (type.split(";")[0] ?? "").trim().toLowerCase(
 export function jsonBodyGuard(uploads: UploadRules = {}): MiddlewareHandler {
   const jsonLimit = limiter(JSON_RULE);
   const uploadLimits = new Map(Object.entries(uploads).map(([route, rule]) => [route, { rule, limit: limiter(rule) }]));
+  const uploadPaths = new Set(Object.keys(uploads).map((route) => route.slice(route.indexOf(" ") + 1)));
   return async (c, next) => {
     if (!METHODS_WITH_BODY.has(c.req.method) || !hasBody(c.req.raw)) return next();
     const type = c.req.header("content-type") ?? "";
@@ -55,6 +56,9 @@ export function jsonBodyGuard(uploads: UploadRules = {}): MiddlewareHandler {
         );
       return upload.limit(c, next);
     }
+    // Another method on an upload's path is no JSON route either: the app answers it 405 (Allow)
+    // and drainRequestBody drains what it sent.
+    if (uploadPaths.has(c.req.path)) return next();
     if (!JSON_MEDIA_TYPE.test(type.trim())) {
       throw new ApiError(
         "unsupported_media_type",

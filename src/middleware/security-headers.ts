@@ -120,6 +120,8 @@ export function corsFromAllowList(): MiddlewareHandler<AppEnv> {
         "X-D1-Bookmark",
         "Deprecation",
         "Sunset",
+        "Content-Disposition",
+        "Export-Skipped",
       ],
       maxAge: 600,
     })(c, next);

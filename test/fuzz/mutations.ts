@@ -400,7 +400,12 @@ const wrongContentType: Mutation = (plan, op) => {
       ...base,
       mutation: "content-type:not-json",
       body: { ...plan.body!, contentType },
-      expect: guarded(base, op) ? [415] : undefined,
+      // An upload operation takes some of these types (text/plain for a GIFT or Aiken file); a
+      // string body sent without the header goes as text/plain (the Fetch standard's default).
+      expect:
+        guarded(base, op) && !op.body?.contentTypes.includes((contentType ?? "text/plain").split(";")[0] ?? "")
+          ? [415]
+          : undefined,
     };
   });
 };
@@ -456,7 +461,14 @@ const BAD_IDS = [
 ];
 
 const badPathId: Mutation = (plan, op) => {
-  const names = Object.keys(plan.pathParams);
+  // Only parameters of a documented shape (the API's ids, an enum): a free-form one such as an
+  // LMS's resource link id has no near miss, and any string in it is a valid name.
+  const shaped = new Set(
+    op.params
+      .filter((p) => p.in === "path" && (p.schema.pattern !== undefined || p.schema.enum !== undefined))
+      .map((p) => p.name),
+  );
+  const names = Object.keys(plan.pathParams).filter((name) => shaped.has(name));
   if (names.length === 0) return undefined;
   const shapes = fc.oneof(
     fc.constantFrom(...BAD_IDS),

@@ -3,6 +3,9 @@ import { Ref } from "./refs";
 import { deref, flatten, ref, type Schema, type SchemaArbitraries } from "./schema-arbitrary";
 
 /** One operation of the OpenAPI document. */
+/** A question bank an upload operation accepts (Aiken: one single-choice question). */
+const AIKEN_FILE = "Which planet is largest?\nA. Mars\nB. Jupiter\nANSWER: B\n";
+
 export interface Operation {
   /** `POST /v1/quizzes/{id}/questions` */
   key: string;
@@ -146,8 +149,10 @@ export class PlanFactory {
           else Object.assign(params, { client_id: clientId, client_secret: secret });
           value = params;
         }
-        const form = op.body && !op.body.contentTypes.includes("application/json");
-        const formPreferred = op.body?.contentTypes.includes("application/x-www-form-urlencoded") && clientAuth === "basic";
+        const form = op.body?.contentTypes.includes("application/x-www-form-urlencoded") ?? false;
+        const formPreferred = form && clientAuth === "basic";
+        // A file upload (POST /v1/imports): the body is a file of a type the operation takes, not JSON.
+        const upload = op.body && !form && !op.body.contentTypes.includes("application/json");
         return {
           op: op.key,
           mutation: "valid",
@@ -157,8 +162,9 @@ export class PlanFactory {
           query: query.filter(([, v]) => v !== null && v !== undefined),
           headers,
           auth: op.v1 ? "admin" : "none",
-          body:
-            op.body && value !== undefined
+          body: upload
+            ? { value: undefined, encoding: { kind: "raw", text: AIKEN_FILE, label: "an Aiken file" }, contentType: "text/plain" }
+            : op.body && value !== undefined
               ? { value, encoding: form || formPreferred ? { kind: "form" } : { kind: "json" } }
               : undefined,
         };

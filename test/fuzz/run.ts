@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import worker from "../../src/index";
 import { BASE, call, defaultKey, seedApiKey } from "../helpers";
-import { seedClient, workerFetch } from "../oauth-helpers";
+import { seedClient, workerFetch } from "../support/oauth-helpers";
 import { checkAnswer } from "./checks";
 import type { FuzzSummary } from "./format";
 import { nearMisses } from "./mutations";

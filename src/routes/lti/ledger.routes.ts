@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
@@ -88,7 +88,7 @@ export const resyncQuiz = defineRoute({
 });
 
 /** Public: platforms fetch it to verify the tool's client assertions. */
-export const jwks = createRoute({
+export const jwks = defineRoute({
   operationId: "getLtiJwks",
   method: "get",
   path: "/.well-known/jwks.json",
@@ -99,6 +99,7 @@ export const jwks = createRoute({
   security: [],
   responses: {
     200: jsonResponse(JsonWebKeySet, "The key set (RFC 7517)."),
-    ...errorResponses(503),
+    // 400: a query parameter (it takes none, like every operation).
+    ...errorResponses(400, 503),
   },
 });

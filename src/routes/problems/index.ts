@@ -27,7 +27,8 @@ const getProblem = defineRoute({
       description: "The code's page.",
       content: { "text/markdown": { schema: z.string().openapi({ example: problemPage("validation_failed") }) } },
     },
-    ...errorResponses(404),
+    // 400: a query parameter (the page takes none).
+    ...errorResponses(400, 404),
   },
 });
 
