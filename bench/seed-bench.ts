@@ -138,7 +138,16 @@ export function gradedRow(
     pointsEarned: result.points_earned,
     pointsPossible: result.points_possible,
     feedback: result.feedback,
-    results: result.answers,
+    // As the grading batch stores them: each presented question's points against its version
+    // (the seeded questions are at version 1), and the options a choice answer chose.
+    results: result.answers.map((a) => ({
+      question_id: a.question_id,
+      version: 1,
+      correct: a.correct,
+      points_earned: a.points_earned,
+      points_possible: a.points_possible,
+      ...(a.chosen === undefined ? {} : { chosen: a.chosen }),
+    })),
     gradeToken: crypto.randomUUID(),
     updatedAt: gradedAt,
     gradedAt,
