@@ -1,4 +1,4 @@
-// Question banks in and out (CONTRACT §13): a 10 MiB QTI package of 200 items imported through
+// Question banks in and out (docs/import-export.md): a 10 MiB QTI package of 200 items imported through
 // POST /v1/imports and the jobs queue, timed from the upload to the job's end, with the workerd
 // CPU the whole import took (request, R2, queue, parse, the D1 batch); then the reader alone in
 // Node on the same bytes (the parse's share); then GET /v1/quizzes/{id}/export of the imported

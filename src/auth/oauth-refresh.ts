@@ -15,7 +15,7 @@ import { type GrantingClient, type IssuedTokens, mint, putAccessToken, recordTok
 
 /**
  * How long a superseded refresh token may still be used, in seconds from its successor's issue
- * (CONTRACT §6, the lost-response grace): time enough for a client to retry a refresh whose
+ * (docs/security.md, the lost-response grace): time enough for a client to retry a refresh whose
  * answer it lost, too short for a leaked token to be worth much. After it, using the token is
  * reuse and revokes the family.
  */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-// LTI 1.3 (CONTRACT §15): platforms, the tool's keys, launches and the passback ledger.
+// LTI 1.3 (docs/lti.md): platforms, the tool's keys, launches and the passback ledger.
 // Timestamps as in schema.ts.
 
 /** An LMS registration: launches from `issuer` for `client_id` are accepted from its deployments. */

@@ -2,7 +2,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { Database } from "../env";
 import { ApiError } from "../lib/errors";
 
-/** A D1 bookmark as D1 writes it (CONTRACT §11); anything else is refused before any query. */
+/** A D1 bookmark as D1 writes it (docs/api.md); anything else is refused before any query. */
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 
 /** The header a client echoes to read its own writes from any replica, and that every /v1 answer carries. */

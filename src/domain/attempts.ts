@@ -3,7 +3,7 @@ import type { GradingPolicy, QuizSettings, RevealPolicy } from "./quiz-settings"
 import type { PresentedQuestion } from "./submissions";
 
 /**
- * The rules of attempts (CONTRACT §8), as pure functions of values: the availability window,
+ * The rules of attempts (docs/api.md), as pure functions of values: the availability window,
  * deadlines, attempt limits with accommodations, the draw and order of a submission's questions,
  * the kept score under each grading policy, and when results reveal answer keys.
  */
@@ -18,7 +18,7 @@ export function isAvailable(settings: Window, now: string): boolean {
 }
 
 /**
- * A submission's deadline (CONTRACT §8): the earliest of created_at + time limit + extra time and
+ * A submission's deadline (docs/api.md): the earliest of created_at + time limit + extra time and
  * the window's end (extra time never extends the window); null when neither applies. Written to
  * D1 by the SQL of src/routes/quizzes/quiz-deadlines.ts, which reads the settings of the moment
  * its batch runs; this is the rule it follows, in values.

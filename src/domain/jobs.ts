@@ -8,12 +8,12 @@ export const JOB_TYPES = ["regrade", "lti_resync", "import"] as const;
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 
-/** How a regrade scores the listed questions (CONTRACT §9). */
+/** How a regrade scores the listed questions (docs/item-analysis.md). */
 export const REGRADE_POLICIES = ["current_key", "full_credit", "higher_of"] as const;
 export type RegradePolicy = (typeof REGRADE_POLICIES)[number];
 
 /**
- * Why an import job failed (`error.code`, CONTRACT §13): the file's refusals, the importer's own
+ * Why an import job failed (`error.code`, docs/import-export.md): the file's refusals, the importer's own
  * limit, a quiz deleted meanwhile, or a failure of the service's (retried, then given up).
  */
 export const IMPORT_ERROR_CODES = [
@@ -27,7 +27,7 @@ export const IMPORT_ERROR_CODES = [
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 
-/** The formats an import reads (CONTRACT §13); src/interchange holds the readers. */
+/** The formats an import reads (docs/import-export.md); src/interchange holds the readers. */
 export const IMPORT_FORMATS = ["qti", "gift", "moodle_xml", "aiken"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 

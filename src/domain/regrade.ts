@@ -1,5 +1,5 @@
 /**
- * Regrading one graded submission under a policy (CONTRACT §9): pure, no I/O. The presented
+ * Regrading one graded submission under a policy (docs/item-analysis.md): pure, no I/O. The presented
  * questions and the responses stay; the listed questions are scored again against their current
  * version, and every other answer keeps what it was graded with.
  */
@@ -86,7 +86,7 @@ export function regradeSubmission(
   return { results, ...total, changed, moved: moved || changed, rewritten };
 }
 
-/** Whether a regrade changes the submission (CONTRACT §9: its score or any answer's points). */
+/** Whether a regrade changes the submission (docs/item-analysis.md: its score or any answer's points). */
 export function regradeChanges(before: { score: number }, after: Regraded): boolean {
   return after.changed || after.score !== before.score;
 }

@@ -4,7 +4,7 @@ import type { QuestionType } from "./questions";
 import type { GradedBy, PresentedQuestion } from "./submissions";
 
 /**
- * The results export (CONTRACT §14), as values: its columns, one record per submission or per
+ * The results export (docs/api.md), as values: its columns, one record per submission or per
  * presented question, and how many submissions one page of the stream reads. The route streams
  * pages of stored rows through these; docs/reports.md describes every column.
  */

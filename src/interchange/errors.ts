@@ -1,5 +1,5 @@
 /**
- * Why a whole file is refused (CONTRACT §13). The HTTP layer answers these as a 400 with the code
+ * Why a whole file is refused (docs/import-export.md). The HTTP layer answers these as a 400 with the code
  * or fails the import job with `error: { code, detail }`; nothing of the file is imported.
  */
 export type InterchangeErrorCode =

@@ -1,5 +1,5 @@
 /**
- * Question banks in and out (CONTRACT §13), as values: `readQuestionBank` turns an upload into
+ * Question banks in and out (docs/import-export.md), as values: `readQuestionBank` turns an upload into
  * question inputs with their report, `exportQuiz` turns a quiz into a file. Neither does I/O; the
  * HTTP layer stores, queues and answers. Refusals are InterchangeErrors with §13's codes.
  */

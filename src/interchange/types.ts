@@ -1,5 +1,5 @@
 /**
- * The values question banks come in as and go out as (CONTRACT §13). No I/O: readers take the
+ * The values question banks come in as and go out as (docs/import-export.md). No I/O: readers take the
  * file's bytes and return question inputs with a report; writers take a quiz and its questions
  * and return a file.
  */

@@ -1,6 +1,6 @@
 /**
  * Safe XML reading: a DOCTYPE or entity declaration is refused before the parser sees the text
- * (CONTRACT §13: nothing is expanded, so neither a billion-laughs bomb nor an external entity can
+ * (docs/import-export.md: nothing is expanded, so neither a billion-laughs bomb nor an external entity can
  * run), then fast-xml-parser checks well-formedness and builds an ordered tree with
  * processEntities off. Only the five predefined entities and character references are decoded,
  * here, after parsing.

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 
 /**
- * Well-formed text (CONTRACT §6): the rules every free-text input of the API obeys, as pure
+ * Well-formed text (docs/security.md): the rules every free-text input of the API obeys, as pure
  * predicates (for code that checks text outside a schema, such as short-text answers) and as the
  * zod builders the request schemas use.
  *

@@ -9,7 +9,7 @@ import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 
 /**
- * The tool's own keys (CONTRACT §15): an RS256 pair of 2048 bits, made on first need, that signs
+ * The tool's own keys (docs/lti.md): an RS256 pair of 2048 bits, made on first need, that signs
  * the client assertions of the AGS token requests. Platforms verify them with
  * GET /.well-known/jwks.json, which lists the current key and, for 24 h after a rotation, the
  * previous one. The private key is kept as a JWK sealed with AES-GCM under WEBHOOK_SECRET_KEY and

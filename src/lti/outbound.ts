@@ -3,7 +3,7 @@ import type { Config } from "../lib/config";
 
 /**
  * Every request the service makes to a platform (its JWKS, its token endpoint, its AGS scores)
- * obeys the safe-target rules of webhooks (CONTRACT §6b, §7): the URL is judged again when used,
+ * obeys the safe-target rules of webhooks (docs/security.md, docs/webhooks.md): the URL is judged again when used,
  * redirects are not followed, 10 s to answer, at most 64 KiB of an answer read, 1 KiB of it kept.
  */
 

@@ -4,7 +4,7 @@ import { outbound } from "./outbound";
 
 /**
  * A platform's public keys (its JWKS), fetched under the safe-target rules and kept in this
- * isolate for at most 10 minutes (CONTRACT §15). A token signed with a kid the kept set lacks
+ * isolate for at most 10 minutes (docs/lti.md). A token signed with a kid the kept set lacks
  * fetches the set again at once (the platform rotated its keys); concurrent fetches of one URL
  * share one request.
  */

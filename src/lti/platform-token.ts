@@ -10,7 +10,7 @@ import { type Answer, outbound, verdictOf } from "./outbound";
 import type { PlatformRow } from "./verify";
 
 /**
- * The AGS access token for a platform (CONTRACT §15): client_credentials with a JWT client
+ * The AGS access token for a platform (docs/lti.md): client_credentials with a JWT client
  * assertion (RFC 7523 §2.2; 1EdTech Security Framework §4.1) signed by the tool's current key,
  * for the score scope. A token is reused until 60 s before it expires: kept in this isolate and,
  * sealed, in KV for the others; concurrent needs in one isolate share one request.

@@ -14,7 +14,7 @@ import { roleOf } from "./claims";
  * The user a launch is: found by (platform, sub), or created from the claims' name and e-mail.
  * A launch never takes over an existing account by its e-mail (a platform could claim anyone's
  * address): an address another user has is left out, and a launch without one creates the user
- * with `email: null` (CONTRACT §15). The name and e-mail are the first launch's; later launches
+ * with `email: null` (docs/lti.md). The name and e-mail are the first launch's; later launches
  * find the user as it is (PATCH /v1/users/{id} changes it).
  */
 

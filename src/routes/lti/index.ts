@@ -3,7 +3,7 @@ import * as ledger from "./ledger.routes";
 import * as handlers from "./lti.handlers";
 import * as platforms from "./platforms.routes";
 
-/** `/v1/lti`: platforms, links, launches, the tool's keys and the passback ledger (CONTRACT §15). */
+/** `/v1/lti`: platforms, links, launches, the tool's keys and the passback ledger (docs/lti.md). */
 export const ltiRouter = createRouter()
   .openapi(platforms.listPlatforms, handlers.listPlatforms)
   .openapi(platforms.createPlatform, handlers.createPlatform)

@@ -60,7 +60,7 @@ export async function getClient(db: Database, id: string) {
 
 /**
  * The old secret stops working at once, and with no grace for it, every token issued under it
- * is revoked too (CONTRACT §6): the new secret and its tokens start afresh. The secret is
+ * is revoked too (docs/security.md): the new secret and its tokens start afresh. The secret is
  * replaced, with the oauth_client.secret_rotated event, only while it is the one read (a secret
  * hash never repeats), so the event's previous_attributes are what the rotation replaced.
  */

@@ -137,7 +137,7 @@ export async function updateUser(db: Database, id: string, patch: { name?: strin
 }
 
 /**
- * Name and e-mail erased from every stored event of the user (CONTRACT §7), once the user is
+ * Name and e-mail erased from every stored event of the user (docs/webhooks.md), once the user is
  * deleted: conditioned on that, so that a deletion that lost a race redacts nothing.
  */
 const redactEvents = (db: Database, id: string) =>
