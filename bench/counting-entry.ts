@@ -24,8 +24,8 @@ import { newApiKey } from "../src/auth/api-keys";
 import { apiKeys } from "../src/db/auth-schema";
 import type { Database } from "../src/env";
 import { config } from "../src/lib/config";
-import { type CountedCall, type CountingEnv, countingEnv, rowNoting } from "../test/binding-counter";
-import { simulateCredential } from "../test/credential-simulation";
+import { type CountedCall, type CountingEnv, countingEnv, rowNoting } from "../test/support/binding-counter";
+import { simulateCredential } from "../test/support/credential-simulation";
 import { emptyTally, type Tally } from "./tally";
 
 const CREDENTIAL_KV = ["v1:apikey:", "v1:rl:"];

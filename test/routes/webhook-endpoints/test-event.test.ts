@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { call, expectProblem, seedApiKey } from "../../helpers";
-import { deliveries, eventually, hook, waitForRequests } from "../../webhook-helpers";
+import { deliveries, eventually, hook, waitForRequests } from "../../support/webhook-helpers";
 
 /**
  * POST /v1/webhook-endpoints/{id}/test: one webhook_endpoint.test event, recorded, signed like any

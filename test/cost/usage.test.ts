@@ -1,0 +1,142 @@
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { describe, expect, it } from "vitest";
+import { confirmApiKeys, lookupApiKey, refreshApiKeyCache } from "../../src/auth/api-keys";
+import { UsageCounter } from "../../src/auth/usage";
+import { apiKeys } from "../../src/db/auth-schema";
+import type { Database } from "../../src/env";
+import { config } from "../../src/lib/config";
+import { seedApiKey } from "../helpers";
+import { type CountingEnv, countingEnv } from "../support/binding-counter";
+import { simulateCredential } from "../support/credential-simulation";
+import { VirtualClock } from "../support/virtual-clock";
+
+/**
+ * API-key usage (src/auth/usage.ts) and what one credential's traffic costs in the background,
+ * played on a virtual clock against the real local D1 and KV with the deployed settings
+ * (USAGE_FLUSH_SECONDS 9, the default limit of 600 a minute); the rest of the suite runs with a
+ * 1 s flush (vitest.config.ts).
+ */
+
+const FLUSH_MS = config({}).usageFlushMs;
+const dbOf = (counted: CountingEnv): Database => drizzle(counted.env.DB) as Database;
+const DEFAULT_POLICY = config({}).rateLimits.default;
+
+async function usageOf(id: string) {
+  return env.DB.prepare("SELECT total_requests, last_used_at FROM api_keys WHERE id = ?1").bind(id).first<{
+    total_requests: number;
+    last_used_at: string | null;
+  }>();
+}
+
+const d1Calls = (counted: CountingEnv) => counted.log.filter((c) => c.kind === "d1");
+
+describe("usage is written behind, within 10 s", () => {
+  it("the deployed default holds usage 9 s; a var over 9 s or malformed falls back to it", () => {
+    expect(FLUSH_MS).toBe(9000);
+    expect(config({ USAGE_FLUSH_SECONDS: "2" }).usageFlushMs).toBe(2000);
+    expect(config({ USAGE_FLUSH_SECONDS: "30" }).usageFlushMs).toBe(9000);
+    expect(config({ USAGE_FLUSH_SECONDS: "soon" }).usageFlushMs).toBe(9000);
+  });
+
+  it("a request is counted in D1 9 s after it, not before, in one batch", async () => {
+    const { id } = await seedApiKey(["quizzes:read"]);
+    const counted = countingEnv(env);
+    const clock = new VirtualClock(1_800_000_000_000);
+    const usage = new UsageCounter(clock.read);
+    usage.record(dbOf(counted), id, false, clock.later, FLUSH_MS);
+    await clock.advanceTo(1_800_000_004_000);
+    usage.record(dbOf(counted), id, true, clock.later, FLUSH_MS);
+    await clock.advanceTo(1_800_000_008_999);
+    expect((await usageOf(id))?.total_requests).toBe(0);
+    await clock.advanceTo(1_800_000_009_000);
+    expect(await usageOf(id)).toEqual({ total_requests: 2, last_used_at: "2027-01-15T08:00:04.000Z" });
+    const day = await env.DB.prepare("SELECT requests, errors FROM api_key_usage WHERE key_id = ?1").bind(id).first();
+    expect(day).toEqual({ requests: 2, errors: 1 });
+    expect(d1Calls(counted)).toHaveLength(1);
+    expect(d1Calls(counted)[0]?.detail).toMatch(/^batch: /);
+    expect(counted.counts).toMatchObject({ kvReads: 0, kvWrites: 0 });
+  });
+});
+
+/** A fresh key's traffic at `rate` requests a second, counted: the deployed usage delay. */
+async function play(rate: number, seconds: number, limit: number, start?: number) {
+  const { key, id } = await seedApiKey(["quizzes:read"]);
+  const counted = countingEnv(env);
+  const outcome = await simulateCredential({
+    kv: counted.env.KV,
+    db: dbOf(counted),
+    key,
+    keyId: id,
+    rate,
+    seconds,
+    policy: { ...DEFAULT_POLICY, limit },
+    usageFlushMs: FLUSH_MS,
+    start,
+  });
+  return { id, counted, outcome };
+}
+
+describe("one credential's background cost (the deployed settings, a virtual clock)", () => {
+  it("1 request/s for 2 minutes: one usage batch per 9 s, one counter read per window, no KV write but the key's cache fill", async () => {
+    const { id, counted, outcome } = await play(1, 120, DEFAULT_POLICY.limit);
+    expect(outcome).toEqual({ requests: 120, admitted: 120, refused: 0, unknown: 0 });
+    const keyReads = counted.log.filter((c) => c.kind === "kvReads" && c.detail.startsWith("v1:apikey:"));
+    const counterReads = counted.log.filter((c) => c.kind === "kvReads" && c.detail.startsWith("v1:rl:"));
+    // The key: read once (cold), then confirmed by every usage flush, so never read again.
+    expect(keyReads).toHaveLength(1);
+    // 120 s starting 17 s into a window touch 3 windows.
+    expect(counterReads).toHaveLength(3);
+    expect(counted.log.filter((c) => c.kind === "kvWrites").map((c) => c.detail.split(":")[1])).toEqual(["apikey"]);
+    // One D1 query for the cold key, then one batch per 9 s of traffic: ceil(120 / 9) = 14.
+    const batches = d1Calls(counted).filter((c) => c.detail.startsWith("batch: "));
+    expect(d1Calls(counted)).toHaveLength(1 + batches.length);
+    expect(batches).toHaveLength(14);
+    expect((await usageOf(id))?.total_requests).toBe(120);
+  });
+
+  it("1 000 requests/s for a minute, limit 60 000 a minute: every request counted, a few dozen KV writes", async () => {
+    const { id, counted, outcome } = await play(1000, 60, 60_000, 1_800_000_000_000); // one whole window
+    expect(outcome).toEqual({ requests: 60_000, admitted: 60_000, refused: 0, unknown: 0 });
+    const counterWrites = counted.log.filter((c) => c.kind === "kvWrites" && c.detail.startsWith("v1:rl:"));
+    // Quiet below 30 000 (a write per 7 500), then busy: a write a second for the second half.
+    expect(counterWrites.length).toBeGreaterThanOrEqual(30);
+    expect(counterWrites.length).toBeLessThanOrEqual(36);
+    expect(Number(await env.KV.get(`v1:rl:default:${id}:1800000000000`))).toBe(60_000);
+    expect(d1Calls(counted).filter((c) => c.detail.startsWith("batch: "))).toHaveLength(7);
+    expect((await usageOf(id))?.total_requests).toBe(60_000);
+  }, 60_000);
+});
+
+describe("the usage flush keeps the isolate's copy of a key current", () => {
+  it("a revocation made elsewhere (straight in D1) reaches an isolate using the key by its next flush, with no KV read", async () => {
+    const { key, id } = await seedApiKey(["quizzes:read"]);
+    const counted = countingEnv(env);
+    const clock = new VirtualClock(Date.now());
+    const db = dbOf(counted);
+    const usage = new UsageCounter(clock.read);
+    expect((await lookupApiKey(counted.env.KV, db, key, clock.later, () => {}, clock.now))?.revoked).toBe(false);
+    usage.record(db, id, false, clock.later, FLUSH_MS);
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2").bind(new Date().toISOString(), id).run();
+    await clock.advanceTo(clock.now + FLUSH_MS);
+    counted.reset();
+    expect((await lookupApiKey(counted.env.KV, db, key, clock.later, () => {}, clock.now))?.revoked).toBe(true);
+    expect(counted.counts).toMatchObject({ kvReads: 0, d1: 0 });
+  });
+
+  it("a flush that read before a change made through this isolate does not undo it", async () => {
+    const { key, id } = await seedApiKey(["quizzes:read"]);
+    const db = drizzle(env.DB) as Database;
+    const [current] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+    if (!current) throw new Error("the key was not seeded");
+    const clock = new VirtualClock(Date.now());
+    const flushReadAt = Date.now() - 1000; // a usage flush sent its batch a second ago …
+    await refreshApiKeyCache(env.KV, { ...current, revokedAt: new Date().toISOString() }); // … then the key was revoked here
+    confirmApiKeys([current], flushReadAt); // … and the flush's answer, from before the revocation, arrives
+    expect((await lookupApiKey(env.KV, db, key, clock.later))?.revoked).toBe(true);
+    // A flush that read after the change confirms it.
+    confirmApiKeys([{ ...current, revokedAt: new Date().toISOString() }], Date.now() + 1);
+    expect((await lookupApiKey(env.KV, db, key, clock.later))?.revoked).toBe(true);
+  });
+});

@@ -1,0 +1,568 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { app } from "../../src/app";
+import { generateAccessToken, generateApiKey } from "../../src/domain/credential-format";
+import { sha256Hex } from "../../src/lib/crypto";
+import { kvKeys } from "../../src/lib/kv-keys";
+import { SCOPES, type Scope } from "../../src/lib/scopes";
+import { call, expectProblem, seedApiKey } from "../helpers";
+import { keptGrade, learner, ledger } from "../lti/learners";
+import { newPlatform, type TestPlatform, unique as uniqueName } from "../lti/platform";
+
+/**
+ * §3 over every /v1 route the app serves: each credential that must be refused is refused with
+ * the right status and WWW-Authenticate, and each credential form that must work does. The
+ * table below lists every route; a route the app serves but the table lacks fails the first
+ * test, so a new route must be added here with its scope and a request that succeeds.
+ */
+
+interface Req {
+  path: string;
+  body?: unknown;
+  /** A body that is not JSON (an import's file), with its media type. */
+  file?: { body: string; type: string };
+}
+
+interface RouteCase {
+  /** The scope the route needs; null: any valid credential. */
+  scope: Scope | null;
+  /**
+   * A request that succeeds for a credential with the scope; called afresh for each success, with
+   * the headers it will be sent with (a webhook endpoint must be the caller's own).
+   */
+  build: (caller?: Presented) => Promise<Req>;
+  /**
+   * A route open to any credential whose answer depends on a scope the caller holds (a job is
+   * visible to the scope that started it, 404 to others): the successful caller's scope.
+   */
+  holder?: Scope;
+}
+
+const REALM = 'Bearer realm="quiz"';
+const unique = (label: string) => `${label} ${crypto.randomUUID()}`;
+/** Each request from its own client IP, so that no per-IP limit on unauthenticated calls trips here. */
+const randomIp = () => `10.${[...crypto.getRandomValues(new Uint8Array(3))].join(".")}`;
+
+// ── fixtures, all made by the file's admin key ──────────────────────────────────────────────
+
+/**
+ * Admin keys that make the fixtures, taken in turn: the matrix makes a few hundred of them, and
+ * one key would come near its per-credential rate limit.
+ */
+const admins: string[] = [];
+let turn = 0;
+const nextAdmin = () => (admins.length ? admins[turn++ % admins.length] : undefined);
+
+async function ok(path: string, body?: unknown, method?: string) {
+  const res = await call(path, { body, method, auth: nextAdmin() });
+  expect(res.status, `${method ?? (body ? "POST" : "GET")} ${path}: ${res.text}`).toBeLessThan(300);
+  return res.json;
+}
+
+const tf = () => ({ type: "true_false", prompt: unique("Is it?"), correct: true });
+
+async function newQuiz(): Promise<{ id: string; questionId: string }> {
+  const quiz = await ok("/v1/quizzes", { title: unique("Quiz"), questions: [tf()] });
+  const questions = await ok(`/v1/quizzes/${quiz.id}/questions`);
+  return { id: quiz.id, questionId: questions.questions[0].id };
+}
+
+const newUser = async (): Promise<string> =>
+  (await ok("/v1/users", { name: "Ada", email: `${crypto.randomUUID()}@example.com` })).id;
+const newKey = async (): Promise<string> => (await ok("/v1/api-keys", { name: "fixture", scopes: ["quizzes:read"] })).id;
+const newClient = async (): Promise<string> => (await ok("/v1/oauth-clients", { name: "fixture", scopes: ["quizzes:read"] })).id;
+const newSubmission = async (quizId: string, userId: string): Promise<string> =>
+  (await ok(`/v1/quizzes/${quizId}/submissions`, { user_id: userId })).id;
+
+/** A registration of an LTI platform (its URLs are never fetched here). */
+const ltiRegistration = () => ({
+  issuer: `https://${uniqueName("lms")}.example.org`,
+  client_id: "matrix",
+  deployment_ids: ["1"],
+  auth_token_url: "https://lms.example.org/token",
+  jwks_url: "https://lms.example.org/jwks",
+});
+const newLtiPlatform = async (): Promise<string> => (await ok("/v1/lti/platforms", ltiRegistration())).id;
+
+/** A webhook endpoint of the loopback receiver: the admin's, or the caller's (only its creator sees it). */
+const newEndpoint = async (caller?: Presented): Promise<string> => {
+  const body = { url: `${env.WEBHOOK_RECEIVER_URL}/hook/ok-matrix`, events: ["quiz.created"] };
+  if (!caller) return (await ok("/v1/webhook-endpoints", body)).id;
+  const res = await send("POST", { path: "/v1/webhook-endpoints", body }, caller);
+  expect(res.status, res.text).toBe(201);
+  return res.json.id;
+};
+const newJob = async (): Promise<string> => (await ok(`/v1/quizzes/${f.quiz.id}/regrade`, {})).id;
+/** The id of the newest event (every fixture records one). */
+const newestEvent = async (): Promise<string> => (await ok("/v1/events?limit=1")).events[0].id;
+
+interface Fixtures {
+  quiz: { id: string; questionId: string };
+  user: string;
+  open: string;
+  graded: string;
+  key: string;
+  client: string;
+  /** A loopback LTI platform (test/lti-platform.ts) and a ledger row of one of its learners. */
+  lti: { platform: TestPlatform; passback: string };
+}
+let f: Fixtures;
+
+const get = (path: string) => async (): Promise<Req> => ({ path });
+
+/** Every /v1 route, as Hono names it (`METHOD /v1/path/:param`). */
+const ROUTES: Record<string, RouteCase> = {
+  "GET /v1/auth/verify": { scope: null, build: get("/v1/auth/verify") },
+
+  "GET /v1/quizzes": { scope: "quizzes:read", build: get("/v1/quizzes") },
+  "POST /v1/quizzes": { scope: "quizzes:write", build: async () => ({ path: "/v1/quizzes", body: { title: unique("Quiz") } }) },
+  "GET /v1/quizzes/:id": { scope: "quizzes:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}` }) },
+  "PATCH /v1/quizzes/:id": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${(await newQuiz()).id}`, body: { title: unique("Renamed") } }),
+  },
+  "DELETE /v1/quizzes/:id": { scope: "quizzes:write", build: async () => ({ path: `/v1/quizzes/${(await newQuiz()).id}` }) },
+  "GET /v1/quizzes/:id/questions": { scope: "quizzes:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/questions` }) },
+  "POST /v1/quizzes/:id/questions": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${(await newQuiz()).id}/questions`, body: tf() }),
+  },
+  "GET /v1/quizzes/:id/questions/:question_id": {
+    scope: "quizzes:read",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/questions/${f.quiz.questionId}` }),
+  },
+  "PATCH /v1/quizzes/:id/questions/:question_id": {
+    scope: "quizzes:write",
+    build: async () => {
+      const quiz = await newQuiz();
+      return { path: `/v1/quizzes/${quiz.id}/questions/${quiz.questionId}`, body: { prompt: unique("Changed?") } };
+    },
+  },
+  "DELETE /v1/quizzes/:id/questions/:question_id": {
+    scope: "quizzes:write",
+    build: async () => {
+      const quiz = await newQuiz();
+      return { path: `/v1/quizzes/${quiz.id}/questions/${quiz.questionId}` };
+    },
+  },
+  "POST /v1/quizzes/:id/submissions": {
+    scope: "submissions:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/submissions`, body: { user_id: f.user } }),
+  },
+  "GET /v1/quizzes/:id/submissions": {
+    scope: "submissions:read",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/submissions` }),
+  },
+  "GET /v1/quizzes/:id/accommodations": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/accommodations` }),
+  },
+  "PUT /v1/quizzes/:id/accommodations/:user_id": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/accommodations/${f.user}`, body: { extra_attempts: 1 } }),
+  },
+  "DELETE /v1/quizzes/:id/accommodations/:user_id": {
+    scope: "quizzes:write",
+    build: async () => {
+      const user = await newUser();
+      await ok(`/v1/quizzes/${f.quiz.id}/accommodations/${user}`, { extra_time_seconds: 60 }, "PUT");
+      return { path: `/v1/quizzes/${f.quiz.id}/accommodations/${user}` };
+    },
+  },
+
+  "GET /v1/users": { scope: "users:read", build: get("/v1/users") },
+  "POST /v1/users": {
+    scope: "users:write",
+    build: async () => ({ path: "/v1/users", body: { name: "Grace", email: `${crypto.randomUUID()}@example.com` } }),
+  },
+  "GET /v1/users/:id": { scope: "users:read", build: async () => ({ path: `/v1/users/${f.user}` }) },
+  "PATCH /v1/users/:id": {
+    scope: "users:write",
+    build: async () => ({ path: `/v1/users/${await newUser()}`, body: { name: "Renamed" } }),
+  },
+  "DELETE /v1/users/:id": { scope: "users:write", build: async () => ({ path: `/v1/users/${await newUser()}` }) },
+  "GET /v1/users/:id/submissions": {
+    scope: "submissions:read",
+    build: async () => ({ path: `/v1/users/${f.user}/submissions` }),
+  },
+  "GET /v1/users/:id/grades": { scope: "submissions:read", build: async () => ({ path: `/v1/users/${f.user}/grades` }) },
+  "GET /v1/quizzes/:id/export": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/export?format=gift` }),
+  },
+  "POST /v1/imports": {
+    scope: "quizzes:write",
+    build: async () => ({
+      path: "/v1/imports?format=aiken",
+      file: { body: `${unique("Capital of France?")}\nA. Paris\nB. Lyon\nANSWER: A\n`, type: "text/plain" },
+    }),
+  },
+  "POST /v1/quizzes/:id/regrade": {
+    scope: "quizzes:write",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/regrade`, body: { policy: "higher_of" } }),
+  },
+  "GET /v1/jobs/:id": { scope: null, holder: "quizzes:write", build: async () => ({ path: `/v1/jobs/${await newJob()}` }) },
+  "GET /v1/jobs/:id/changes": {
+    scope: null,
+    holder: "quizzes:write",
+    build: async () => ({ path: `/v1/jobs/${await newJob()}/changes` }),
+  },
+  "GET /v1/quizzes/:id/grades": { scope: "submissions:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/grades` }) },
+  "GET /v1/quizzes/:id/results/export": {
+    scope: "submissions:read",
+    build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/results/export?format=csv&shape=submissions` }),
+  },
+
+  "GET /v1/submissions/:id": { scope: "submissions:read", build: async () => ({ path: `/v1/submissions/${f.open}` }) },
+  "PUT /v1/submissions/:id/answers": {
+    scope: "submissions:write",
+    build: async () => ({
+      path: `/v1/submissions/${f.open}/answers`,
+      body: { answers: [{ question_id: f.quiz.questionId, response: true }] },
+    }),
+  },
+  "POST /v1/submissions/:id/grade": {
+    scope: "submissions:write",
+    build: async () => ({ path: `/v1/submissions/${await newSubmission(f.quiz.id, f.user)}/grade` }),
+  },
+  "GET /v1/submissions/:id/results": {
+    scope: "submissions:read",
+    build: async () => ({ path: `/v1/submissions/${f.graded}/results` }),
+  },
+  "PUT /v1/submissions/:id/reviews/:question_id": {
+    scope: "reviews:write",
+    build: async () => {
+      const essay = await ok("/v1/quizzes", { title: unique("Essay"), questions: [{ type: "essay", prompt: "Why?" }] });
+      const sub = await ok(`/v1/quizzes/${essay.id}/submissions`, {
+        user_id: f.user,
+        answers: [{ question_id: essay.question_ids[0], response: "Because." }],
+      });
+      await ok(`/v1/submissions/${sub.id}/grade`, undefined, "POST");
+      return { path: `/v1/submissions/${sub.id}/reviews/${essay.question_ids[0]}`, body: { points: 1 } };
+    },
+  },
+
+  "GET /v1/analytics/quiz/:id": { scope: "analytics:read", build: async () => ({ path: `/v1/analytics/quiz/${f.quiz.id}` }) },
+  "GET /v1/analytics/quiz/:id/items": {
+    scope: "analytics:read",
+    build: async () => ({ path: `/v1/analytics/quiz/${f.quiz.id}/items?attempts=first` }),
+  },
+  "GET /v1/analytics/user/:id": { scope: "analytics:read", build: async () => ({ path: `/v1/analytics/user/${f.user}` }) },
+
+  "GET /v1/api-keys": { scope: "admin", build: get("/v1/api-keys") },
+  "POST /v1/api-keys": {
+    scope: "admin",
+    build: async () => ({ path: "/v1/api-keys", body: { name: "new", scopes: ["users:read"] } }),
+  },
+  "GET /v1/api-keys/:id": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${f.key}` }) },
+  "POST /v1/api-keys/:id/rotate": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/api-keys/${await newKey()}/rotate`, body: {} }),
+  },
+  "DELETE /v1/api-keys/:id": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${await newKey()}` }) },
+  "GET /v1/api-keys/:id/usage": { scope: "admin", build: async () => ({ path: `/v1/api-keys/${f.key}/usage` }) },
+
+  "GET /v1/oauth-clients": { scope: "admin", build: get("/v1/oauth-clients") },
+  "POST /v1/oauth-clients": {
+    scope: "admin",
+    build: async () => ({ path: "/v1/oauth-clients", body: { name: "new", scopes: ["users:read"] } }),
+  },
+  "GET /v1/oauth-clients/:id": { scope: "admin", build: async () => ({ path: `/v1/oauth-clients/${f.client}` }) },
+  "POST /v1/oauth-clients/:id/rotate-secret": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/oauth-clients/${await newClient()}/rotate-secret` }),
+  },
+  "DELETE /v1/oauth-clients/:id": { scope: "admin", build: async () => ({ path: `/v1/oauth-clients/${await newClient()}` }) },
+
+  "GET /v1/events": { scope: "events:read", build: get("/v1/events") },
+  "GET /v1/events/:id": { scope: "events:read", build: async () => ({ path: `/v1/events/${await newestEvent()}` }) },
+  "POST /v1/events/:id/redeliver": {
+    scope: "webhooks:write",
+    build: async () => ({ path: `/v1/events/${await newestEvent()}/redeliver`, body: {} }),
+  },
+
+  "GET /v1/webhook-endpoints": { scope: "webhooks:write", build: get("/v1/webhook-endpoints") },
+  "POST /v1/webhook-endpoints": {
+    scope: "webhooks:write",
+    build: async () => ({
+      path: "/v1/webhook-endpoints",
+      body: { url: `${env.WEBHOOK_RECEIVER_URL}/hook/ok-matrix`, events: ["*"] },
+    }),
+  },
+  "GET /v1/webhook-endpoints/:id": {
+    scope: "webhooks:write",
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}` }),
+  },
+  "PATCH /v1/webhook-endpoints/:id": {
+    scope: "webhooks:write",
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}`, body: { description: "renamed" } }),
+  },
+  "DELETE /v1/webhook-endpoints/:id": {
+    scope: "webhooks:write",
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}` }),
+  },
+  "POST /v1/webhook-endpoints/:id/rotate-secret": {
+    scope: "webhooks:write",
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}/rotate-secret` }),
+  },
+  "GET /v1/webhook-endpoints/:id/deliveries": {
+    scope: "webhooks:write",
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}/deliveries` }),
+  },
+  "POST /v1/webhook-endpoints/:id/test": {
+    scope: "webhooks:write",
+    build: async (caller) => ({ path: `/v1/webhook-endpoints/${await newEndpoint(caller)}/test` }),
+  },
+
+  "GET /v1/lti/platforms": { scope: "admin", build: get("/v1/lti/platforms") },
+  "POST /v1/lti/platforms": { scope: "admin", build: async () => ({ path: "/v1/lti/platforms", body: ltiRegistration() }) },
+  "GET /v1/lti/platforms/:id": { scope: "admin", build: async () => ({ path: `/v1/lti/platforms/${f.lti.platform.id}` }) },
+  "PATCH /v1/lti/platforms/:id": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/platforms/${await newLtiPlatform()}`, body: { deployment_ids: ["2"] } }),
+  },
+  "DELETE /v1/lti/platforms/:id": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/platforms/${await newLtiPlatform()}` }),
+  },
+  "PUT /v1/lti/links/:resource_link_id": {
+    scope: "admin",
+    build: async () => ({
+      path: `/v1/lti/links/${uniqueName("link")}`,
+      body: { platform_id: f.lti.platform.id, quiz_id: f.quiz.id },
+    }),
+  },
+  "POST /v1/lti/launches": {
+    scope: "lti:launch",
+    build: async () => ({ path: "/v1/lti/launches", body: { id_token: await f.lti.platform.sign(f.lti.platform.claims()) } }),
+  },
+  "POST /v1/lti/keys/rotate": { scope: "admin", build: get("/v1/lti/keys/rotate") },
+  "GET /v1/lti/passbacks": { scope: "submissions:read", build: get("/v1/lti/passbacks") },
+  "POST /v1/lti/passbacks/:id/retry": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/passbacks/${f.lti.passback}/retry` }),
+  },
+  "POST /v1/quizzes/:id/lti/resync": { scope: "admin", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/lti/resync` }) },
+};
+
+/** The /v1 routes the app serves, one entry per method and path. */
+function servedRoutes(): string[] {
+  const served = app.routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/v1/")).map((r) => `${r.method} ${r.path}`);
+  return [...new Set(served)].sort();
+}
+
+// ── credentials ─────────────────────────────────────────────────────────────────────────────
+
+type Presented = Record<string, string>;
+const bearer = (credential: string): Presented => ({ authorization: `Bearer ${credential}` });
+
+/** A key with exactly the scope (any key for scope-less routes), and an access token likewise. */
+const keys = new Map<Scope | null, string>();
+const tokens = new Map<Scope | null, string>();
+/** Keys holding every scope but the one named and admin. */
+const lacking = new Map<Scope, string>();
+
+interface Refused {
+  name: string;
+  headers: Presented;
+}
+let refused: Refused[];
+
+async function accessToken(clientId: string, clientSecret: string, scope: string): Promise<string> {
+  const res = await call("/oauth/token", {
+    auth: false,
+    raw: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret, scope }),
+    headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": randomIp() },
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.json.access_token;
+}
+
+/** Sends a route's request with the given headers in place of the file's admin key. */
+function send(method: string, req: Req, headers: Presented) {
+  const file = req.file ? { raw: req.file.body, contentType: { "content-type": req.file.type } } : undefined;
+  return call(req.path, {
+    method,
+    body: req.body,
+    raw: file?.raw,
+    auth: false,
+    headers: { "cf-connecting-ip": randomIp(), ...file?.contentType, ...headers },
+  });
+}
+
+beforeAll(async () => {
+  for (let i = 0; i < 6; i++) admins.push((await seedApiKey(["admin"], { name: `matrix admin ${i}` })).key);
+  const quiz = await newQuiz();
+  const user = await newUser();
+  const [open, graded, key, client] = await Promise.all([
+    newSubmission(quiz.id, user),
+    newSubmission(quiz.id, user),
+    newKey(),
+    newClient(),
+  ]);
+  await ok(`/v1/submissions/${graded}/grade`, undefined, "POST");
+  // A learner launched from a loopback platform, whose kept grade has a ledger row.
+  const platform = await newPlatform();
+  const taker = await learner(platform, quiz.id, platform.lineitem(uniqueName("item")));
+  await keptGrade(quiz.id, taker, { earned: 1, possible: 1 });
+  const [row] = await ledger(`&user_id=${taker.userId}`);
+  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row.id } };
+
+  // One client holding every scope hands out a token per scope.
+  const tokenClient = await ok("/v1/oauth-clients", { name: "matrix", scopes: [...SCOPES] });
+  const scopes = [null, ...SCOPES] as const;
+  await Promise.all(
+    scopes.map(async (scope) => {
+      keys.set(scope, (await seedApiKey(scope ? [scope] : ["quizzes:read"], { name: `only ${scope}` })).key);
+      tokens.set(scope, await accessToken(tokenClient.client_id, tokenClient.client_secret, scope ?? "users:read"));
+      if (scope) lacking.set(scope, (await seedApiKey(SCOPES.filter((s) => s !== scope && s !== "admin"))).key);
+    }),
+  );
+
+  // Refused credentials, each of which would be an admin's but for the one thing wrong with it.
+  const wellFormed = generateApiKey();
+  const badChecksum = wellFormed.slice(0, -1) + (wellFormed.endsWith("0") ? "1" : "0");
+  const revoked = await seedApiKey(["admin"], { name: "revoked" });
+  const rotated = await seedApiKey(["admin"], { name: "rotated" });
+  const expired = await seedApiKey(["admin"], { name: "expired", expiresAt: new Date(Date.now() - 60_000).toISOString() });
+  // Used first, so that the KV cache holds them live: revoking and rotating must overwrite it.
+  for (const k of [revoked.key, rotated.key]) expect((await call("/v1/auth/verify", { auth: k })).status).toBe(200);
+  expect((await call(`/v1/api-keys/${revoked.id}`, { method: "DELETE" })).status).toBe(204);
+  expect((await call(`/v1/api-keys/${rotated.id}/rotate`, { body: { grace_seconds: 0 } })).status).toBe(201);
+
+  const expiredToken = generateAccessToken();
+  const now = Math.floor(Date.now() / 1000);
+  await env.KV.put(
+    kvKeys.accessToken(await sha256Hex(expiredToken)),
+    JSON.stringify({
+      client_id: tokenClient.client_id,
+      scopes: [...SCOPES],
+      family_id: crypto.randomUUID(),
+      iat: now - 7200,
+      exp: now - 3600,
+    }),
+    { expirationTtl: 3600 },
+  );
+
+  refused = [
+    { name: "a malformed key (bad checksum)", headers: bearer(badChecksum) },
+    { name: "a malformed key in X-API-Key", headers: { "x-api-key": badChecksum } },
+    { name: "an unknown well-formed key", headers: bearer(wellFormed) },
+    { name: "a revoked key", headers: bearer(revoked.key) },
+    { name: "an expired key", headers: { "x-api-key": expired.key } },
+    { name: "a key past its rotation grace", headers: bearer(rotated.key) },
+    { name: "an expired access token", headers: bearer(expiredToken) },
+  ];
+}, 60_000); // some forty requests: give a loaded machine room
+
+// ── the matrix ──────────────────────────────────────────────────────────────────────────────
+
+describe("the route table", () => {
+  it("lists every /v1 route the app serves, and only those", () => {
+    const served = servedRoutes();
+    expect(served.length).toBeGreaterThan(0);
+    for (const route of served)
+      expect(ROUTES, `${route} is served but missing from ROUTES in auth-matrix.test.ts`).toHaveProperty([route]);
+    for (const route of Object.keys(ROUTES)) expect(served, `${route} is in ROUTES but not served`).toContain(route);
+  });
+});
+
+// Concurrent (vitest runs up to 5 at once): the cases share only read-only fixtures.
+describe.concurrent.each(Object.entries(ROUTES))("%s", { timeout: 20_000 }, (name, route) => {
+  const method = name.slice(0, name.indexOf(" "));
+  let denied: Promise<Req> | undefined;
+  /** One request for every refusal: a refused request never reaches the handler. */
+  const deniedRequest = () => (denied ??= route.build());
+
+  it('no credential → 401 with WWW-Authenticate: Bearer realm="quiz" (no error)', async () => {
+    const res = await send(method, await deniedRequest(), {});
+    expectProblem(res, 401, "unauthorized");
+    expect(res.headers.get("www-authenticate")).toBe(REALM);
+  });
+
+  it("invalid, unknown, revoked, expired or rotated-out credentials → 401 invalid_token", async () => {
+    const req = await deniedRequest();
+    const answers = await Promise.all(
+      refused.map(async ({ name: what, headers }) => ({ what, res: await send(method, req, headers) })),
+    );
+    for (const { what, res } of answers) {
+      expect(res.status, `${what}: ${res.text}`).toBe(401);
+      expectProblem(res, 401, "invalid_token");
+      const challenge = res.headers.get("www-authenticate") ?? "";
+      expect(challenge.startsWith(REALM), `${what}: ${challenge}`).toBe(true);
+      expect(challenge, what).toContain('error="invalid_token"');
+    }
+  });
+
+  if (route.scope) {
+    const scope = route.scope;
+    it(`a credential without ${scope} → 403 insufficient_scope, scope="${scope}"`, async () => {
+      const res = await send(method, await deniedRequest(), bearer(lacking.get(scope)!));
+      expectProblem(res, 403, "insufficient_scope");
+      const challenge = res.headers.get("www-authenticate") ?? "";
+      expect(challenge.startsWith(REALM), challenge).toBe(true);
+      expect(challenge).toContain('error="insufficient_scope"');
+      expect(challenge).toContain(`scope="${scope}"`);
+    });
+  }
+
+  it(`a key with ${route.scope ?? "any scope"} as X-API-Key, as Bearer, and an access token → 2xx`, async () => {
+    const forms: [string, Presented][] = [
+      ["X-API-Key", { "x-api-key": keys.get(route.holder ?? route.scope)! }],
+      ["Bearer key", bearer(keys.get(route.holder ?? route.scope)!)],
+      ["access token", bearer(tokens.get(route.holder ?? route.scope)!)],
+    ];
+    const answers = await Promise.all(
+      forms.map(async ([form, headers]) => ({ form, res: await send(method, await route.build(headers), headers) })),
+    );
+    for (const { form, res } of answers) {
+      expect(res.status, `${form}: ${res.text}`).toBeGreaterThanOrEqual(200);
+      expect(res.status, `${form}: ${res.text}`).toBeLessThan(300);
+    }
+  });
+});
+
+describe("which header carries the credential", () => {
+  it("X-API-Key and Authorization with different credentials → 400", async () => {
+    const other = (await seedApiKey(["quizzes:read"])).key;
+    const res = await send("GET", { path: "/v1/quizzes" }, { "x-api-key": keys.get("quizzes:read")!, ...bearer(other) });
+    expectProblem(res, 400);
+  });
+
+  it("X-API-Key and an access token in Authorization → 400", async () => {
+    const res = await send(
+      "GET",
+      { path: "/v1/quizzes" },
+      { "x-api-key": keys.get("quizzes:read")!, ...bearer(tokens.get("quizzes:read")!) },
+    );
+    expectProblem(res, 400);
+  });
+
+  it("the same key in both → 200", async () => {
+    const key = keys.get("quizzes:read")!;
+    const res = await send("GET", { path: "/v1/quizzes" }, { "x-api-key": key, ...bearer(key) });
+    expect(res.status, res.text).toBe(200);
+  });
+
+  it("an access token in X-API-Key → 401 invalid_token", async () => {
+    const res = await send("GET", { path: "/v1/quizzes" }, { "x-api-key": tokens.get("quizzes:read")! });
+    expectProblem(res, 401, "invalid_token");
+    expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("Authorization: Basic on /v1 → 401", async () => {
+    const res = await send("GET", { path: "/v1/quizzes" }, { authorization: `Basic ${btoa("user:password")}` });
+    expectProblem(res, 401);
+    expect(res.headers.get("www-authenticate")?.startsWith(REALM)).toBe(true);
+  });
+
+  it("a key in Authorization without the Bearer scheme → 401", async () => {
+    const res = await send("GET", { path: "/v1/quizzes" }, { authorization: keys.get("quizzes:read")! });
+    expectProblem(res, 401);
+  });
+
+  it("the Bearer scheme is case-insensitive (RFC 7235)", async () => {
+    const res = await send("GET", { path: "/v1/quizzes" }, { authorization: `bearer ${keys.get("quizzes:read")!}` });
+    expect(res.status, res.text).toBe(200);
+  });
+});
