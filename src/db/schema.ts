@@ -132,6 +132,8 @@ export const submissions = sqliteTable(
   (t) => [
     uniqueIndex("submissions_quiz_user_attempt_idx").on(t.quizId, t.userId, t.attempt),
     index("submissions_quiz_idx").on(t.quizId, t.id),
+    // The results export's order, one keyset page at a time (without it each page sorts the quiz).
+    index("submissions_quiz_created_idx").on(t.quizId, t.createdAt, t.id),
     index("submissions_user_idx").on(t.userId, t.id),
     index("submissions_overdue_idx").on(t.deadlineAt).where(sql`status = 'open' AND deadline_at IS NOT NULL`),
   ],

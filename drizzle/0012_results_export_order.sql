@@ -1,0 +1,1 @@
+CREATE INDEX `submissions_quiz_created_idx` ON `submissions` (`quiz_id`,`created_at`,`id`);
