@@ -3,9 +3,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import worker from "../../src/index";
-import { rowNoting } from "../binding-counter";
 import { BASE, call, defaultKey } from "../helpers";
-import { answersFor, ITEM_QUESTIONS } from "../item-fixtures";
+import { rowNoting } from "../support/binding-counter";
+import { answersFor, ITEM_QUESTIONS } from "../support/item-fixtures";
 
 /**
  * Rows written are what D1 bills ($1.00 per million) and what its one writer per database spends,

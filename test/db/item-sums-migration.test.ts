@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "../helpers";
-import { answersFor, ITEM_QUESTIONS } from "../item-fixtures";
+import { answersFor, ITEM_QUESTIONS } from "../support/item-fixtures";
 
 /**
  * Migration 0011 moves item analysis's sums from a row per question and option (item_stats,
