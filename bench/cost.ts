@@ -148,7 +148,7 @@ export function costSection(
     "",
     "The counts are the endpoint's own work per request (before and after the response, 40 requests through the counting worker; D1's rows from its meta). The prices add one Workers request, the CPU time measured under load (workerd's, which includes local D1 and KV work that production runs outside the Worker: an overestimate), and the credential's background work below.",
     "",
-    "What the credential costs around every request (key lookup, rate limiter, usage flushes), per request, played on a virtual clock through the real code and local bindings with the deployed settings (usage written 9 s behind; the limit the deployed default, or at 1 000 req/s the lowest that admits the rate):",
+    "What the credential costs around every request (key lookup, rate limiter, usage flushes), per request, played on a virtual clock through the real code and local bindings with the deployed settings (usage written at most 55 s behind, the key read again every 9 s; the limit the deployed default, or at 1 000 req/s the lowest that admits the rate):",
     "",
     table(
       [

@@ -657,7 +657,7 @@ export interface paths {
         };
         /**
          * Usage of an API key
-         * @description Total and per-day (UTC, newest first, 90 days) requests and error answers; current within 10 seconds (each isolate writes its counts 9 s after the first request it holds).
+         * @description Total and per-day (UTC, newest first, 90 days) requests and error answers; current within 60 seconds (each isolate writes its counts at most 55 s after the first request it holds).
          */
         get: operations["getApiKeyUsage"];
         put?: never;

@@ -24,7 +24,8 @@ const DEFAULTS = {
     disableAfterSeconds: 259_200,
     urlPolicy: "public",
   },
-  usageFlushMs: 9000,
+  lti: { passbackRetryDelaysSeconds: [60, 300, 900, 3600, 7200, 21600, 50400] },
+  usageFlushMs: 55_000,
 };
 
 describe("config", () => {

@@ -94,7 +94,7 @@ export const getApiKeyUsage = defineRoute({
   ...scoped("admin"),
   summary: "Usage of an API key",
   description:
-    "Total and per-day (UTC, newest first, 90 days) requests and error answers; current within 10 seconds (each isolate writes its counts 9 s after the first request it holds).",
+    "Total and per-day (UTC, newest first, 90 days) requests and error answers; current within 60 seconds (each isolate writes its counts at most 55 s after the first request it holds).",
   request: { params: Params },
   responses: { 200: jsonResponse(ApiKeyUsage, "The key's usage."), ...errorResponses(404, ...COMMON_ERRORS) },
 });
