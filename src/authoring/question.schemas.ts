@@ -544,6 +544,29 @@ export const QuestionPatch = z
       "Any fields of a question; the result is validated as a whole question of its (new) type. A matching's pairs (and distractors) replace its prompts, choices and correct_matches; an ordering's items sent with ids left out, without correct_order, are the order as listed.",
   });
 
+/** The first question of the quiz the examples create (QuizCreate's example), as quizzes:write reads it. */
+export const QUESTION_EXAMPLE = {
+  id: "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+  quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+  type: "single_choice" as const,
+  title: "Capital of France",
+  tags: ["geography"],
+  prompt: "What is the capital of France?",
+  points: 1,
+  position: 1,
+  feedback: {},
+  explanation: "Paris has been the capital since 987.",
+  pool: null,
+  options: [
+    { id: "a", text: "Paris" },
+    { id: "b", text: "Lyon", feedback: "Lyon is France's third city." },
+  ],
+  correct_option_id: "a",
+  version: 1,
+  created_at: "2026-11-21T10:00:00.000Z",
+  updated_at: "2026-11-21T10:00:00.000Z",
+};
+
 export const Question = z
   .object({
     id: idSchema("question"),
@@ -585,6 +608,7 @@ export const Question = z
     updated_at: z.string().datetime(),
   })
   .openapi("Question", {
+    example: QUESTION_EXAMPLE,
     description:
       "As a credential with quizzes:write sees it. To any other credential the key is hidden (§6b): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.",
   });

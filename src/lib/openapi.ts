@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
+import { encodeCursor } from "./pagination";
 import { PROBLEM_CODES, problemExample } from "./problems";
 import { validationHook } from "./validation";
 
@@ -71,6 +72,21 @@ export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
   };
 }
 
-export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
-  return { description, content: { "application/json": { schema } } };
+/**
+ * A JSON answer. `example`, when given, is this operation's own (the media type's): for an answer
+ * that differs from the schema's example, such as a create's or a change's, which agree with the
+ * operation's request example.
+ */
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string, example?: z.output<T>) {
+  return { description, content: { "application/json": { schema, ...(example === undefined ? {} : { example }) } } };
+}
+
+/**
+ * A list page's example as the API answers it: the items under the list's name, and the cursor
+ * of the page after the last of them (its sort key: an id, or a question's position), or null.
+ */
+export function pageExample<K extends string, T>(name: K, items: T[], after: string | number | null) {
+  return { [name]: items, next_cursor: after === null ? null : encodeCursor(after) } as { [P in K]: T[] } & {
+    next_cursor: string | null;
+  };
 }

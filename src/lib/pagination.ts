@@ -14,7 +14,7 @@ const MAX_CURSOR_LENGTH = 200;
  * position). Ids are time-ordered ULIDs, so `WHERE id > :after ORDER BY id LIMIT n` is keyset
  * pagination whose cost does not grow with depth.
  */
-function encodeCursor(after: string | number): string {
+export function encodeCursor(after: string | number): string {
   return btoa(JSON.stringify({ v: CURSOR_VERSION, after }))
     .replaceAll("+", "-")
     .replaceAll("/", "_")

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse, pageExample } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
-import { Accommodation, AccommodationListQuery, AccommodationPut } from "./accommodations.schemas";
+import { ACCOMMODATION_EXAMPLE, Accommodation, AccommodationListQuery, AccommodationPut } from "./accommodations.schemas";
 
 /** Mounted under /v1/quizzes. */
 const tags = ["Accommodations"];
@@ -26,7 +26,9 @@ export const listAccommodations = defineRoute({
   request: { params: QuizParams, query: AccommodationListQuery },
   responses: {
     200: jsonResponse(
-      z.object({ accommodations: z.array(Accommodation), next_cursor: nextCursorSchema }),
+      z
+        .object({ accommodations: z.array(Accommodation), next_cursor: nextCursorSchema })
+        .openapi({ example: pageExample("accommodations", [ACCOMMODATION_EXAMPLE], ACCOMMODATION_EXAMPLE.user_id) }),
       "A page of accommodations.",
     ),
     ...errorResponses(400, 404, ...COMMON_ERRORS),

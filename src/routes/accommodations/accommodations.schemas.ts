@@ -25,6 +25,15 @@ export const AccommodationPut = z
   })
   .openapi("AccommodationPut", { example: { extra_time_seconds: 900, extra_attempts: 1 } });
 
+/** AccommodationPut's example as stored for the examples' user and quiz. */
+export const ACCOMMODATION_EXAMPLE = {
+  quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+  user_id: "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+  extra_time_seconds: 900,
+  extra_attempts: 1,
+  updated_at: "2026-11-21T12:00:00.000Z",
+};
+
 export const Accommodation = z
   .object({
     quiz_id: idSchema("quiz"),
@@ -33,7 +42,7 @@ export const Accommodation = z
     extra_attempts: z.number().int(),
     updated_at: z.string().datetime(),
   })
-  .openapi("Accommodation");
+  .openapi("Accommodation", { example: ACCOMMODATION_EXAMPLE });
 export type Accommodation = z.infer<typeof Accommodation>;
 
 export const AccommodationListQuery = z.strictObject(pageQuery("user"));

@@ -29,7 +29,40 @@ export const QuizAnalytics = z
           "The quiz's questions in order, then any question deleted after it was graded: graded results keep it, so the analytics do too.",
       }),
   })
-  .openapi("QuizAnalytics");
+  .openapi("QuizAnalytics", {
+    // 120 graded submissions of the examples' two-question quiz: 64 scored 100, 44 scored 50, 12 scored 0.
+    example: {
+      quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+      total_attempts: 120,
+      unique_users: 87,
+      avg_score: 71.67,
+      min_score: 0,
+      max_score: 100,
+      stddev_score: 33.37,
+      score_distribution: [
+        { from: 0, to: 10, count: 12 },
+        { from: 10, to: 20, count: 0 },
+        { from: 20, to: 30, count: 0 },
+        { from: 30, to: 40, count: 0 },
+        { from: 40, to: 50, count: 0 },
+        { from: 50, to: 60, count: 44 },
+        { from: 60, to: 70, count: 0 },
+        { from: 70, to: 80, count: 0 },
+        { from: 80, to: 90, count: 0 },
+        { from: 90, to: 100, count: 64 },
+      ],
+      questions: [
+        {
+          question_id: "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+          attempts: 120,
+          correct_count: 94,
+          correct_rate: 0.7833,
+          avg_points: 0.783333,
+        },
+        { question_id: "qst_01kamz3g1d2e3f4g5h6j7k8m9n", attempts: 120, correct_count: 78, correct_rate: 0.65, avg_points: 0.65 },
+      ],
+    },
+  });
 
 export const UserAnalytics = z
   .object({
@@ -41,7 +74,17 @@ export const UserAnalytics = z
     max_score: z.number().nullable(),
     last_graded_at: z.string().datetime().nullable(),
   })
-  .openapi("UserAnalytics");
+  .openapi("UserAnalytics", {
+    example: {
+      user_id: "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+      quizzes_taken: 1,
+      avg_score: 75,
+      total_attempts: 2,
+      min_score: 50,
+      max_score: 100,
+      last_graded_at: "2026-11-22T09:30:00.000Z",
+    },
+  });
 
 export const ItemAnalysisQuery = z.strictObject({
   attempts: z.enum(ITEM_ATTEMPTS).default("all").openapi({
@@ -99,4 +142,34 @@ export const ItemAnalysis = z
       )
       .openapi({ description: "The quiz's questions in order, then questions deleted after they were graded." }),
   })
-  .openapi("ItemAnalysis");
+  .openapi("ItemAnalysis", {
+    // The same 120 submissions as QuizAnalytics' example: the first question right in 94, the second in 78, both in 64.
+    example: {
+      quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+      attempts: "all",
+      n: 120,
+      mean_points: 1.433333,
+      stddev_points: 0.667499,
+      reliability: 0.216958,
+      items: [
+        {
+          question_id: "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+          n: 120,
+          difficulty: 0.783333,
+          discrimination: 0.122986,
+          flags: ["low_discrimination"],
+          options: [
+            { option_id: "a", count: 94, share: 0.783333, mean_total: 1.680851, point_biserial: 0.705071 },
+            { option_id: "b", count: 26, share: 0.216667, mean_total: 0.538462, point_biserial: -0.705071 },
+          ],
+        },
+        {
+          question_id: "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
+          n: 120,
+          difficulty: 0.65,
+          discrimination: 0.122986,
+          flags: ["low_discrimination"],
+        },
+      ],
+    },
+  });

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idSchema } from "../../lib/ids";
 import { COMMON_ERRORS, defineRoute, errorResponses } from "../../lib/openapi";
-import { GIFT_EXAMPLE, MOODLE_XML_EXAMPLE, QUIZ_EXPORT_HEADERS, QuizExportQuery } from "./export.schemas";
+import { GIFT_EXAMPLE, MOODLE_XML_EXAMPLE, QTI_PACKAGE_EXAMPLE, QUIZ_EXPORT_HEADERS, QuizExportQuery } from "./export.schemas";
 
 export const exportQuiz = defineRoute({
   operationId: "exportQuiz",
@@ -22,7 +22,13 @@ export const exportQuiz = defineRoute({
       description: "The file, as an attachment.",
       headers: QUIZ_EXPORT_HEADERS,
       content: {
-        "application/zip": { schema: z.string().openapi({ format: "binary" }) },
+        "application/zip": {
+          schema: z.string().openapi({
+            format: "binary",
+            description: "A zip archive (IMS content package): its manifest, the assessment test, one item per question.",
+            example: QTI_PACKAGE_EXAMPLE,
+          }),
+        },
         "text/plain; charset=utf-8": { schema: z.string().openapi({ example: GIFT_EXAMPLE }) },
         "application/xml": { schema: z.string().openapi({ example: MOODLE_XML_EXAMPLE }) },
       },

@@ -21,13 +21,13 @@ export const QUIZ_EXPORT_HEADERS = z.object({
   }),
 });
 
-/** One question as the writers write it, for the document's examples (made by the writers themselves). */
+/** The examples' quiz as the writers write it, for the document's examples (made by the writers themselves). */
 const SAMPLE: QuizQuestion = {
   id: "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
   type: "single_choice",
   title: "Capital of France",
   tags: ["geography"],
-  prompt: "Capital of France?",
+  prompt: "What is the capital of France?",
   points: 1,
   feedback: {},
   explanation: "Paris has been the capital since 987.",
@@ -37,6 +37,26 @@ const SAMPLE: QuizQuestion = {
   ],
   correct_option_id: "a",
 };
-const example = (format: "gift" | "moodle_xml") => String(exportQuiz(format, { title: "Capitals of Europe" }, [SAMPLE]).body);
+const SAMPLE_2: QuizQuestion = {
+  id: "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
+  type: "true_false",
+  title: null,
+  tags: [],
+  prompt: "Berlin is the capital of Germany.",
+  points: 1,
+  feedback: {},
+  explanation: null,
+  correct: true,
+};
+const example = (format: "gift" | "moodle_xml") =>
+  String(exportQuiz(format, { title: "Capitals of Europe" }, [SAMPLE, SAMPLE_2]).body);
 export const GIFT_EXAMPLE = example("gift");
+/** A zip's bytes are not text: the example names the package's entries, as qti-write.ts lays them out. */
+export const QTI_PACKAGE_EXAMPLE = [
+  "(binary) A zip archive, its first bytes PK\\x03\\x04, holding an IMS content package:",
+  "imsmanifest.xml",
+  "tests/test.xml",
+  "items/qst_01kamz3f7c9n0p8s6e5vwx2y4r.xml",
+  "items/qst_01kamz3g1d2e3f4g5h6j7k8m9n.xml",
+].join("\n");
 export const MOODLE_XML_EXAMPLE = example("moodle_xml");

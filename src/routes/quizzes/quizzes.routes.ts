@@ -3,9 +3,9 @@ import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { DEPRECATION_RESPONSE_HEADERS } from "../../lib/deprecations";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse, pageExample } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
-import { CreatedQuiz, Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
+import { CreatedQuiz, QUIZ_EXAMPLE, Quiz, QuizCreate, QuizPatch } from "./quizzes.schemas";
 
 const tags = ["Quizzes"];
 const Params = z.object({ id: idSchema("quiz") });
@@ -20,7 +20,12 @@ export const listQuizzes = defineRoute({
   description: "Returns quizzes oldest first. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { query: z.strictObject(pageQuery("quiz")) },
   responses: {
-    200: jsonResponse(z.object({ quizzes: z.array(Quiz), next_cursor: nextCursorSchema }), "A page of quizzes."),
+    200: jsonResponse(
+      z
+        .object({ quizzes: z.array(Quiz), next_cursor: nextCursorSchema })
+        .openapi({ example: pageExample("quizzes", [QUIZ_EXAMPLE], QUIZ_EXAMPLE.id) }),
+      "A page of quizzes.",
+    ),
     ...errorResponses(400, ...COMMON_ERRORS),
   },
 });
@@ -67,7 +72,15 @@ export const updateQuiz = defineRoute({
     "Changes only the fields sent; the others keep their values. Its questions are changed through the question operations. An `available_until` moved earlier or a shorter `time_limit_seconds` moves the `deadline_at` of the quiz's open submissions earlier in the same write (never later); the cron grades them once past it.",
   request: { params: Params, ...jsonBody(QuizPatch) },
   responses: {
-    200: { ...jsonResponse(Quiz, "The changed quiz."), headers: DEPRECATION_RESPONSE_HEADERS },
+    200: {
+      ...jsonResponse(Quiz, "The changed quiz.", {
+        ...QUIZ_EXAMPLE,
+        title: "Capitals of Europe, 2nd edition",
+        settings: { ...QUIZ_EXAMPLE.settings, max_attempts: 5 },
+        updated_at: "2026-11-23T09:30:00.000Z",
+      }),
+      headers: DEPRECATION_RESPONSE_HEADERS,
+    },
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });

@@ -5,7 +5,7 @@ import { idSchema } from "../../lib/ids";
 import { multiLineText, singleLineText } from "../../lib/text";
 
 const title = singleLineText(200).openapi({ example: "Capitals of Europe" });
-const description = multiLineText(10_000).openapi({ example: "Ten questions on European capitals." });
+const description = multiLineText(10_000).openapi({ example: "European capitals, from Lisbon to Helsinki." });
 
 const QuizSettingsInput = z
   .strictObject({
@@ -36,7 +36,7 @@ export const QuizCreate = z
   .openapi("QuizCreate", {
     example: {
       title: "Capitals of Europe",
-      description: "Ten questions on European capitals.",
+      description: "European capitals, from Lisbon to Helsinki.",
       settings: {
         max_attempts: 3,
         feedback_bands: [
@@ -50,13 +50,16 @@ export const QuizCreate = z
       questions: [
         {
           type: "single_choice",
+          title: "Capital of France",
+          tags: ["geography"],
           prompt: "What is the capital of France?",
           points: 1,
           options: [
             { id: "a", text: "Paris" },
-            { id: "b", text: "Lyon" },
+            { id: "b", text: "Lyon", feedback: "Lyon is France's third city." },
           ],
           correct_option_id: "a",
+          explanation: "Paris has been the capital since 987.",
         },
         { type: "true_false", prompt: "Berlin is the capital of Germany.", points: 1, correct: true },
       ],
@@ -85,6 +88,31 @@ export const QuizPatch = z
   })
   .openapi("QuizPatch", { example: { title: "Capitals of Europe, 2nd edition", settings: { max_attempts: 5 } } });
 
+/** The quiz the examples create (QuizCreate's example as the API answers it) and read. */
+export const QUIZ_EXAMPLE = {
+  id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+  title: "Capitals of Europe",
+  description: "European capitals, from Lisbon to Helsinki.",
+  questions: 2,
+  settings: {
+    max_attempts: 3,
+    feedback_bands: [
+      { min_score: 0, message: "Keep practising." },
+      { min_score: 80, message: "Excellent!" },
+    ],
+    show_correct_answers: "after_last_attempt" as const,
+    available_from: null,
+    available_until: null,
+    time_limit_seconds: 1800,
+    shuffle_questions: false,
+    shuffle_options: false,
+    pools: [],
+    grading_policy: "highest" as const,
+  },
+  created_at: "2026-11-21T10:00:00.000Z",
+  updated_at: "2026-11-21T10:00:00.000Z",
+};
+
 export const Quiz = z
   .object({
     id: idSchema("quiz"),
@@ -95,7 +123,7 @@ export const Quiz = z
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })
-  .openapi("Quiz");
+  .openapi("Quiz", { example: QUIZ_EXAMPLE });
 export type Quiz = z.infer<typeof Quiz>;
 
 /** What creating a quiz answers: the quiz, and the ids of the questions created with it, in order. */
@@ -103,4 +131,6 @@ export const CreatedQuiz = Quiz.extend({
   question_ids: z
     .array(idSchema("question"))
     .openapi({ description: "The ids of the questions created with the quiz, in their order (`questions` is their count)." }),
-}).openapi("CreatedQuiz");
+}).openapi("CreatedQuiz", {
+  example: { ...QUIZ_EXAMPLE, question_ids: ["qst_01kamz3f7c9n0p8s6e5vwx2y4r", "qst_01kamz3g1d2e3f4g5h6j7k8m9n"] },
+});

@@ -31,11 +31,11 @@ const USER = "user_01kamz3f7c9n0p8s6e5vwx2y4r";
 const Q1 = "qst_01kamz3f7c9n0p8s6e5vwx2y4r";
 const Q2 = "qst_01kamz3g1d2e3f4g5h6j7k8m9n";
 
-/** What each shape looks like, for the document: the same two submissions in both formats. */
+/** What each shape looks like, for the document: the examples' submissions (Ada's two attempts at the two-question quiz). */
 export const CSV_EXAMPLE = [
   "submission_id,user_id,attempt,status,created_at,graded_at,graded_by,score,points_earned,points_possible,kept,q1_points,q2_points",
   `${SUB},${USER},1,graded,2026-11-22T08:00:00.000Z,2026-11-22T08:20:00.000Z,request,50,1,2,false,1,0`,
-  `${SUB2},${USER},2,graded,2026-11-22T09:00:00.000Z,2026-11-22T09:15:00.000Z,deadline,100,2,2,true,1,1`,
+  `${SUB2},${USER},2,graded,2026-11-22T09:00:00.000Z,2026-11-22T09:30:00.000Z,deadline,100,2,2,true,1,1`,
   "",
 ].join("\r\n");
 
@@ -45,9 +45,9 @@ export const NDJSON_EXAMPLE = [
     user_id: USER,
     question_id: Q1,
     position: 1,
-    type: "short_text",
+    type: "single_choice",
     question_version: 1,
-    response: "Ada Lovelace",
+    response: "a",
     points_earned: 1,
     points_possible: 1,
     correct: true,
@@ -57,9 +57,9 @@ export const NDJSON_EXAMPLE = [
     user_id: USER,
     question_id: Q2,
     position: 2,
-    type: "multiple_choice",
-    question_version: 2,
-    response: ["a", "c"],
+    type: "true_false",
+    question_version: 1,
+    response: false,
     points_earned: 0,
     points_possible: 1,
     correct: false,

@@ -2,13 +2,15 @@ import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse, pageExample } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
 import {
   AnswersPut,
   GradeResult,
+  openSubmissionExample,
   Results,
   ReviewInput,
+  SUBMISSION_EXAMPLE,
   Submission,
   SubmissionCreate,
   SubmissionListQuery,
@@ -16,7 +18,9 @@ import {
 
 const tags = ["Submissions"];
 const Params = z.object({ id: idSchema("submission") });
-const SubmissionPage = z.object({ submissions: z.array(Submission), next_cursor: nextCursorSchema });
+const SubmissionPage = z
+  .object({ submissions: z.array(Submission), next_cursor: nextCursorSchema })
+  .openapi({ example: pageExample("submissions", [SUBMISSION_EXAMPLE], SUBMISSION_EXAMPLE.id) });
 
 /** Mounted under /v1/quizzes. */
 export const createSubmission = defineRoute({
@@ -30,7 +34,11 @@ export const createSubmission = defineRoute({
     "Each answer must name a question of the quiz once, with a response of that question's type. More attempts than the quiz's max_attempts → 409 attempt_limit_reached.",
   request: { params: z.object({ id: idSchema("quiz") }), ...jsonBody(SubmissionCreate) },
   responses: {
-    201: jsonResponse(Submission, "The open submission; Location names it."),
+    201: jsonResponse(
+      Submission,
+      "The open submission; Location names it.",
+      openSubmissionExample("a", SUBMISSION_EXAMPLE.created_at),
+    ),
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });
@@ -86,7 +94,7 @@ export const replaceAnswers = defineRoute({
     "Replaces the whole set of answers; questions left out become unanswered. Once the submission is graded its answers are final → 409 submission_graded.",
   request: { params: Params, ...jsonBody(AnswersPut) },
   responses: {
-    200: jsonResponse(Submission, "The submission with its new answers."),
+    200: jsonResponse(Submission, "The submission with its new answers.", openSubmissionExample("b", "2026-11-22T08:05:00.000Z")),
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });
@@ -134,7 +142,15 @@ export const reviewAnswer = defineRoute({
     ...jsonBody(ReviewInput),
   },
   responses: {
-    200: jsonResponse(GradeResult, "The submission's grade after the review."),
+    200: jsonResponse(GradeResult, "The submission's grade after the review.", {
+      submission_id: "sub_01m8149t00psh8qzy0er9jjjew",
+      score: 75,
+      feedback: "7.5 of 10 points (75%).",
+      points_earned: 7.5,
+      points_possible: 10,
+      status: "graded",
+      graded_at: "2026-11-23T09:30:00.000Z",
+    }),
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });

@@ -49,6 +49,52 @@ export const SubmissionListQuery = z.strictObject({
   status: status.optional(),
 });
 
+const QUIZ = "quiz_01kamz3f7c9n0p8s6e5vwx2y4r";
+const Q1 = "qst_01kamz3f7c9n0p8s6e5vwx2y4r";
+const Q2 = "qst_01kamz3g1d2e3f4g5h6j7k8m9n";
+
+/** The examples' submission: Ada's first attempt at the quiz the examples create, graded. */
+export const SUBMISSION_EXAMPLE = {
+  id: "sub_01kamz3f7c9n0p8s6e5vwx2y4r",
+  quiz_id: QUIZ,
+  user_id: "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+  attempt: 1,
+  status: "graded" as const,
+  answers: [
+    { question_id: Q1, response: "a" },
+    { question_id: Q2, response: false },
+  ],
+  score: 50,
+  deadline_at: "2026-11-22T08:30:00.000Z",
+  graded_by: "request" as const,
+  questions: [
+    { question_id: Q1, position: 1 },
+    { question_id: Q2, position: 2 },
+  ],
+  points_earned: 1,
+  points_possible: 2,
+  feedback: "Keep practising.",
+  created_at: "2026-11-22T08:00:00.000Z",
+  updated_at: "2026-11-22T08:20:00.000Z",
+  graded_at: "2026-11-22T08:20:00.000Z",
+};
+
+/** The same submission while it was open, its first question answered with `response`. */
+export function openSubmissionExample(response: unknown, updatedAt: string) {
+  return {
+    ...SUBMISSION_EXAMPLE,
+    status: "open" as const,
+    answers: [{ question_id: Q1, response }],
+    score: null,
+    graded_by: null,
+    points_earned: null,
+    points_possible: null,
+    feedback: null,
+    updated_at: updatedAt,
+    graded_at: null,
+  };
+}
+
 export const Submission = z
   .object({
     id: idSchema("submission"),
@@ -86,7 +132,7 @@ export const Submission = z
     updated_at: z.string().datetime(),
     graded_at: z.string().datetime().nullable(),
   })
-  .openapi("Submission");
+  .openapi("Submission", { example: SUBMISSION_EXAMPLE });
 
 export const GradeResult = z
   .object({
@@ -104,7 +150,17 @@ export const GradeResult = z
     }),
     graded_at: z.string().datetime().nullable().openapi({ description: "Null while the submission needs review." }),
   })
-  .openapi("GradeResult");
+  .openapi("GradeResult", {
+    example: {
+      submission_id: SUBMISSION_EXAMPLE.id,
+      score: 50,
+      feedback: "Keep practising.",
+      points_earned: 1,
+      points_possible: 2,
+      status: "graded",
+      graded_at: "2026-11-22T08:20:00.000Z",
+    },
+  });
 
 const AnswerResult = z
   .object({
@@ -144,7 +200,46 @@ export const Results = GradeResult.extend({
   quiz_id: idSchema("quiz"),
   user_id: idSchema("user"),
   answers: z.array(AnswerResult),
-}).openapi("Results");
+}).openapi("Results", {
+  description: "As a credential with quizzes:write reads them: with the key.",
+  example: {
+    submission_id: SUBMISSION_EXAMPLE.id,
+    score: 50,
+    feedback: "Keep practising.",
+    points_earned: 1,
+    points_possible: 2,
+    status: "graded",
+    graded_at: "2026-11-22T08:20:00.000Z",
+    quiz_id: QUIZ,
+    user_id: SUBMISSION_EXAMPLE.user_id,
+    answers: [
+      {
+        question_id: Q1,
+        question_version: 1,
+        type: "single_choice",
+        response: "a",
+        correct: true,
+        points_earned: 1,
+        points_possible: 1,
+        feedback: null,
+        explanation: "Paris has been the capital since 987.",
+        correct_answer: "a",
+      },
+      {
+        question_id: Q2,
+        question_version: 1,
+        type: "true_false",
+        response: false,
+        correct: false,
+        points_earned: 0,
+        points_possible: 1,
+        feedback: null,
+        explanation: null,
+        correct_answer: true,
+      },
+    ],
+  },
+});
 
 export const ReviewInput = z
   .strictObject({

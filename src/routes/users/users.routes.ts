@@ -2,9 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse, pageExample } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
-import { User, UserCreate, UserListQuery, UserPatch } from "./users.schemas";
+import { USER_EXAMPLE, User, UserCreate, UserListQuery, UserPatch } from "./users.schemas";
 
 const tags = ["Users"];
 const Params = z.object({ id: idSchema("user") });
@@ -20,7 +20,12 @@ export const listUsers = defineRoute({
     "Returns users oldest first; `role` and `email` (exact, case-insensitive) narrow the list. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { query: UserListQuery },
   responses: {
-    200: jsonResponse(z.object({ users: z.array(User), next_cursor: nextCursorSchema }), "A page of users."),
+    200: jsonResponse(
+      z
+        .object({ users: z.array(User), next_cursor: nextCursorSchema })
+        .openapi({ example: pageExample("users", [USER_EXAMPLE], USER_EXAMPLE.id) }),
+      "A page of users.",
+    ),
     ...errorResponses(400, ...COMMON_ERRORS),
   },
 });
@@ -63,7 +68,12 @@ export const updateUser = defineRoute({
     "Changes only the fields sent; the others keep their values. An e-mail already in use by another user → 409 email_taken.",
   request: { params: Params, ...jsonBody(UserPatch) },
   responses: {
-    200: jsonResponse(User, "The changed user."),
+    200: jsonResponse(User, "The changed user.", {
+      ...USER_EXAMPLE,
+      name: "Ada King",
+      role: "instructor",
+      updated_at: "2026-11-23T09:30:00.000Z",
+    }),
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });

@@ -34,6 +34,16 @@ export const UserListQuery = z.strictObject({
     .openapi({ description: "Exact e-mail, matched case-insensitively." }),
 });
 
+/** The user the examples register (UserCreate's example, as the API answers it). */
+export const USER_EXAMPLE = {
+  id: "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  role: "student" as const,
+  created_at: "2026-11-20T08:00:00.000Z",
+  updated_at: "2026-11-20T08:00:00.000Z",
+};
+
 export const User = z
   .object({
     id: idSchema("user"),
@@ -46,5 +56,5 @@ export const User = z
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })
-  .openapi("User");
+  .openapi("User", { example: USER_EXAMPLE });
 export type User = z.infer<typeof User>;
