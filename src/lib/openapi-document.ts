@@ -62,7 +62,12 @@ const problem = (description: string): Response => ({
 });
 const oauthProblem = (description: string): Response => ({
   description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthError" } } },
+  content: {
+    "application/json": {
+      schema: { $ref: "#/components/schemas/OAuthError" },
+      example: { error: "server_error", error_description: "An unexpected error occurred; quote the request id." },
+    },
+  },
 });
 
 /**

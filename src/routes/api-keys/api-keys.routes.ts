@@ -2,9 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse, pageExample } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
-import { ApiKey, ApiKeyCreate, ApiKeyRotate, ApiKeyUsage, CreatedApiKey } from "./api-keys.schemas";
+import { API_KEY_EXAMPLE, ApiKey, ApiKeyCreate, ApiKeyRotate, ApiKeyUsage, CreatedApiKey } from "./api-keys.schemas";
 
 const tags = ["API keys"];
 const Params = z.object({ id: idSchema("apiKey") });
@@ -20,7 +20,12 @@ export const listApiKeys = defineRoute({
     "Returns key metadata oldest first, never the secret keys. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { query: z.strictObject(pageQuery("apiKey")) },
   responses: {
-    200: jsonResponse(z.object({ api_keys: z.array(ApiKey), next_cursor: nextCursorSchema }), "A page of keys."),
+    200: jsonResponse(
+      z
+        .object({ api_keys: z.array(ApiKey), next_cursor: nextCursorSchema })
+        .openapi({ example: pageExample("api_keys", [API_KEY_EXAMPLE], API_KEY_EXAMPLE.id) }),
+      "A page of keys.",
+    ),
     ...errorResponses(400, ...COMMON_ERRORS),
   },
 });
@@ -68,7 +73,14 @@ export const rotateApiKey = defineRoute({
     body: { required: false, content: { "application/json": { schema: ApiKeyRotate } } },
   },
   responses: {
-    201: jsonResponse(CreatedApiKey, "The new key, shown this once."),
+    201: jsonResponse(CreatedApiKey, "The new key, shown this once.", {
+      ...API_KEY_EXAMPLE,
+      id: "key_01m83vvae08c496ywf975r9dxv",
+      prefix: "qz_live_g4OG",
+      created_at: "2026-11-23T09:30:00.000Z",
+      last_used_at: null,
+      key: "qz_live_g4OGD5h9iQAwTPwUnyGblEGFkvN1XXnF05LEGo",
+    }),
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });

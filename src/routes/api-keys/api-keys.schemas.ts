@@ -43,6 +43,19 @@ export const ApiKeyRotate = z
   })
   .openapi("ApiKeyRotate", { example: { grace_seconds: 3600 } });
 
+/** ApiKeyCreate's example as the API answers it, without the key itself; used since. */
+export const API_KEY_EXAMPLE = {
+  id: "key_01kamz3f7c9n0p8s6e5vwx2y4r",
+  name: "grading service",
+  prefix: "qz_live_eyWk",
+  scopes: ["quizzes:read", "submissions:write"],
+  created_at: "2026-11-20T09:00:00.000Z",
+  expires_at: "2030-06-30T00:00:00.000Z",
+  revoked_at: null,
+  rotated_to: null,
+  last_used_at: "2026-11-23T09:29:58.120Z",
+};
+
 export const ApiKey = z
   .object({
     id: idSchema("apiKey"),
@@ -55,11 +68,13 @@ export const ApiKey = z
     rotated_to: z.string().nullable().openapi({ description: "The key that replaced this one." }),
     last_used_at: z.string().datetime().nullable(),
   })
-  .openapi("ApiKey");
+  .openapi("ApiKey", { example: API_KEY_EXAMPLE });
 
 export const CreatedApiKey = ApiKey.extend({
   key: z.string().openapi({ description: "The key itself. Shown only in this response: store it now." }),
-}).openapi("CreatedApiKey");
+}).openapi("CreatedApiKey", {
+  example: { ...API_KEY_EXAMPLE, last_used_at: null, key: "qz_live_eyWkLoNRAkt3UurqilbIjLMLqOJb8e761Ky8Kf" },
+});
 
 export const ApiKeyUsage = z
   .object({
@@ -68,4 +83,14 @@ export const ApiKeyUsage = z
     last_used_at: z.string().datetime().nullable(),
     daily: z.array(z.object({ date: z.string(), requests: z.number().int(), errors: z.number().int() })),
   })
-  .openapi("ApiKeyUsage");
+  .openapi("ApiKeyUsage", {
+    example: {
+      key_id: API_KEY_EXAMPLE.id,
+      total_requests: 1842,
+      last_used_at: API_KEY_EXAMPLE.last_used_at,
+      daily: [
+        { date: "2026-11-23", requests: 632, errors: 1 },
+        { date: "2026-11-22", requests: 1210, errors: 3 },
+      ],
+    },
+  });

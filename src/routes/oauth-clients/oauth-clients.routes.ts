@@ -2,9 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse, pageExample } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
-import { OAuthClient, OAuthClientCreate, OAuthClientWithSecret } from "./oauth-clients.schemas";
+import { OAUTH_CLIENT_EXAMPLE, OAuthClient, OAuthClientCreate, OAuthClientWithSecret } from "./oauth-clients.schemas";
 
 const tags = ["OAuth clients"];
 const Params = z.object({ id: idSchema("oauthClient") });
@@ -20,7 +20,12 @@ export const listClients = defineRoute({
     "Returns OAuth clients oldest first, without their secrets. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: { query: z.strictObject(pageQuery("oauthClient")) },
   responses: {
-    200: jsonResponse(z.object({ oauth_clients: z.array(OAuthClient), next_cursor: nextCursorSchema }), "A page of clients."),
+    200: jsonResponse(
+      z
+        .object({ oauth_clients: z.array(OAuthClient), next_cursor: nextCursorSchema })
+        .openapi({ example: pageExample("oauth_clients", [OAUTH_CLIENT_EXAMPLE], OAUTH_CLIENT_EXAMPLE.id) }),
+      "A page of clients.",
+    ),
     ...errorResponses(400, ...COMMON_ERRORS),
   },
 });
@@ -64,7 +69,12 @@ export const rotateSecret = defineRoute({
     "The old secret stops working at once, and every token issued to the client (access and refresh) is revoked with it.",
   request: { params: Params },
   responses: {
-    200: jsonResponse(OAuthClientWithSecret, "The client, with the new secret shown this once."),
+    200: jsonResponse(OAuthClientWithSecret, "The client, with the new secret shown this once.", {
+      ...OAUTH_CLIENT_EXAMPLE,
+      updated_at: "2026-11-23T09:30:00.000Z",
+      secret_rotated_at: "2026-11-23T09:30:00.000Z",
+      client_secret: "qz_cs_bOx5OWFK8J4h7dgvengGyh86pDLf4Nz77t4vXIPo4Td",
+    }),
     ...errorResponses(404, 409, ...COMMON_ERRORS),
   },
 });

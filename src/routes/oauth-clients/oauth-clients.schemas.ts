@@ -10,6 +10,17 @@ export const OAuthClientCreate = z
   })
   .openapi("OAuthClientCreate", { example: { name: "analytics exporter", scopes: ["quizzes:read", "analytics:read"] } });
 
+/** OAuthClientCreate's example as the API answers it, without its secret. */
+export const OAUTH_CLIENT_EXAMPLE = {
+  id: "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+  client_id: "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+  name: "analytics exporter",
+  scopes: ["quizzes:read", "analytics:read"],
+  created_at: "2026-11-20T09:00:00.000Z",
+  updated_at: "2026-11-20T09:00:00.000Z",
+  secret_rotated_at: null,
+};
+
 export const OAuthClient = z
   .object({
     id: idSchema("oauthClient"),
@@ -20,8 +31,10 @@ export const OAuthClient = z
     updated_at: z.string().datetime(),
     secret_rotated_at: z.string().datetime().nullable(),
   })
-  .openapi("OAuthClient");
+  .openapi("OAuthClient", { example: OAUTH_CLIENT_EXAMPLE });
 
 export const OAuthClientWithSecret = OAuthClient.extend({
   client_secret: z.string().openapi({ description: "Shown only in this response: store it now." }),
-}).openapi("OAuthClientWithSecret");
+}).openapi("OAuthClientWithSecret", {
+  example: { ...OAUTH_CLIENT_EXAMPLE, client_secret: "qz_cs_0QlU3YC6S8HFhlTzVd6WXKAwI4P06vs7eaRj7pr5UdF" },
+});

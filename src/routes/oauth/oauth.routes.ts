@@ -8,6 +8,7 @@ import {
   TokenRequest,
   TokenResponse,
 } from "./oauth.schemas";
+import { MAX_OAUTH_BODY_BYTES } from "./oauth-params";
 
 /**
  * The three POST endpoints are documented from these definitions but served by plain handlers
@@ -31,9 +32,10 @@ const formOrJson = (schema: z.ZodType) => ({
   },
 });
 
-const oauthError = (description: string) => ({
+/** An error answer in RFC 6749 §5.2's shape, with an example of the error it names first. */
+const oauthError = (description: string, example: z.output<typeof OAuthErrorBody>) => ({
   description,
-  content: { "application/json": { schema: OAuthErrorBody } },
+  content: { "application/json": { schema: OAuthErrorBody, example } },
 });
 
 const noStore = {
@@ -42,11 +44,21 @@ const noStore = {
 };
 
 const clientErrors = {
-  400: oauthError("invalid_request: a missing or repeated parameter, or a body that is neither form nor JSON."),
-  401: oauthError("invalid_client: unknown client, wrong secret, or no client authentication (with WWW-Authenticate: Basic)."),
-  413: oauthError("invalid_request: the body is larger than 16 KiB."),
+  400: oauthError("invalid_request: a missing or repeated parameter, or a body that is neither form nor JSON.", {
+    error: "invalid_request",
+    error_description: "The token parameter is required.",
+  }),
+  401: oauthError("invalid_client: unknown client, wrong secret, or no client authentication (with WWW-Authenticate: Basic).", {
+    error: "invalid_client",
+    error_description: "Client authentication failed.",
+  }),
+  413: oauthError("invalid_request: the body is larger than 16 KiB.", {
+    error: "invalid_request",
+    error_description: `The body is larger than ${MAX_OAUTH_BODY_BYTES} bytes.`,
+  }),
   429: oauthError(
     "temporarily_unavailable: too many requests to the OAuth endpoints from this client IP; retry after Retry-After seconds.",
+    { error: "temporarily_unavailable", error_description: "Too many token requests; retry after 42 s." },
   ),
 };
 
@@ -67,6 +79,7 @@ export const token = createRoute({
     ...clientErrors,
     400: oauthError(
       "invalid_request, invalid_grant (refresh token unknown, expired, reused or revoked), unsupported_grant_type or invalid_scope.",
+      { error: "invalid_scope", error_description: "The client may not request: users:write." },
     ),
   },
 });

@@ -42,7 +42,15 @@ export const TokenResponse = z
         "Rotates on every use: the previous one stays valid until this one is first used; an older one coming back revokes the grant.",
     }),
   })
-  .openapi("TokenResponse");
+  .openapi("TokenResponse", {
+    example: {
+      access_token: "qz_at_s2IHPI59RU67rEtAD9PcA6EzBO7RvZS6lgEkom7VKDU",
+      token_type: "Bearer",
+      expires_in: 3600,
+      scope: "quizzes:read",
+      refresh_token: "qz_rt_mfdmX35OEAZbBSmrSTNoj5ntpyBYDLHrQxXwp9n1MsX",
+    },
+  });
 
 export const TokenActionRequest = z
   .object({
@@ -68,6 +76,14 @@ export const IntrospectionResponse = z
   })
   .openapi("IntrospectionResponse", {
     description: "Only `active: false` for a token that is unknown, expired, revoked or another client's.",
+    example: {
+      active: true,
+      scope: "quizzes:read",
+      client_id: "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+      token_type: "Bearer",
+      exp: 1_795_429_800,
+      iat: 1_795_426_200,
+    },
   });
 
 export const OAuthErrorBody = z
@@ -92,4 +108,18 @@ export const AuthorizationServerMetadata = z
     scopes_supported: z.array(z.enum(SCOPES)),
     service_documentation: z.string().url(),
   })
-  .openapi("AuthorizationServerMetadata");
+  .openapi("AuthorizationServerMetadata", {
+    example: {
+      issuer: "https://quiz-api.example.com",
+      token_endpoint: "https://quiz-api.example.com/oauth/token",
+      revocation_endpoint: "https://quiz-api.example.com/oauth/revoke",
+      introspection_endpoint: "https://quiz-api.example.com/oauth/introspect",
+      grant_types_supported: ["client_credentials", "refresh_token"],
+      response_types_supported: [],
+      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+      revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+      introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+      scopes_supported: [...SCOPES],
+      service_documentation: "https://quiz-api.example.com/docs",
+    },
+  });

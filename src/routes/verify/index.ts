@@ -14,7 +14,18 @@ const Verification = z
       expires_at: z.string().datetime().nullable(),
     }),
   })
-  .openapi("Verification");
+  .openapi("Verification", {
+    example: {
+      status: "success",
+      message: "Authentication successful",
+      credential: {
+        type: "api_key",
+        id: "key_01kamz3f7c9n0p8s6e5vwx2y4r",
+        scopes: ["quizzes:read", "submissions:write"],
+        expires_at: "2030-06-30T00:00:00.000Z",
+      },
+    },
+  });
 
 const verify = defineRoute({
   operationId: "verify",

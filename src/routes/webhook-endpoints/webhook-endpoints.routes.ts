@@ -6,6 +6,8 @@ import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, json
 import { pageQuery } from "../../lib/pagination";
 import {
   DeliveryPage,
+  ENDPOINT_PATCHED_EXAMPLE,
+  ENDPOINT_ROTATED_EXAMPLE,
   SecretRotate,
   TestEventSent,
   WebhookEndpoint,
@@ -72,7 +74,7 @@ export const updateWebhookEndpoint = defineRoute({
   description: `Sets the fields sent. \`enabled: true\` re-enables an endpoint disabled after failing, with a fresh failure clock. ${OWNED}`,
   request: { params: Params, ...jsonBody(WebhookEndpointPatch) },
   responses: {
-    200: jsonResponse(WebhookEndpoint, "The endpoint as updated."),
+    200: jsonResponse(WebhookEndpoint, "The endpoint as updated.", ENDPOINT_PATCHED_EXAMPLE),
     ...errorResponses(...BODY_ERRORS, 404, ...COMMON_ERRORS),
   },
 });
@@ -102,7 +104,7 @@ export const rotateWebhookSecret = defineRoute({
     body: { required: false, content: { "application/json": { schema: SecretRotate } } },
   },
   responses: {
-    200: jsonResponse(WebhookEndpointWithSecret, "The endpoint with its new secret, shown this once."),
+    200: jsonResponse(WebhookEndpointWithSecret, "The endpoint with its new secret, shown this once.", ENDPOINT_ROTATED_EXAMPLE),
     ...errorResponses(...BODY_ERRORS, 404, 503, ...COMMON_ERRORS),
   },
 });

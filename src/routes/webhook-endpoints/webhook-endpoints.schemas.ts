@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EVENT_SUBSCRIPTIONS } from "../../domain/events";
 import { idSchema } from "../../lib/ids";
+import { pageExample } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
 import { singleLineText } from "../../lib/text";
 
@@ -56,6 +57,18 @@ export const SecretRotate = z
   })
   .openapi("WebhookSecretRotate", { example: { grace_seconds: 3600 } });
 
+/** WebhookEndpointCreate's example as the API answers it, without its secret. */
+const ENDPOINT_EXAMPLE = {
+  id: "whe_01kamz3f7c9n0p8s6e5vwx2y4r",
+  url: "https://hooks.example.com/quiz-events",
+  description: "Gradebook sync",
+  events: ["submission.graded"],
+  enabled: true,
+  disabled_at: null,
+  created_at: "2026-11-20T09:00:00.000Z",
+  updated_at: "2026-11-20T09:00:00.000Z",
+};
+
 export const WebhookEndpoint = z
   .object({
     id: idSchema("webhookEndpoint"),
@@ -71,16 +84,32 @@ export const WebhookEndpoint = z
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })
-  .openapi("WebhookEndpoint");
+  .openapi("WebhookEndpoint", { example: ENDPOINT_EXAMPLE });
 
 export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
   secret: z.string().openapi({
     description: "The signing secret (`whsec_` + base64), shown only in this answer.",
-    example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    example: "whsec_mvGHTnBweizdKzKcbViLIBvy67cXC1QgW1k9dsZvJEo=",
   }),
-}).openapi("WebhookEndpointWithSecret");
+}).openapi("WebhookEndpointWithSecret", {
+  example: { ...ENDPOINT_EXAMPLE, secret: "whsec_mvGHTnBweizdKzKcbViLIBvy67cXC1QgW1k9dsZvJEo=" },
+});
 
-export const WebhookEndpointPage = z.object({ webhook_endpoints: z.array(WebhookEndpoint), next_cursor: nextCursorSchema });
+/** The endpoint after PATCH's example (its events), or with the secret that rotation's example made. */
+export const ENDPOINT_PATCHED_EXAMPLE = {
+  ...ENDPOINT_EXAMPLE,
+  events: ["submission.graded", "submission.regraded"],
+  updated_at: "2026-11-23T09:30:00.000Z",
+};
+export const ENDPOINT_ROTATED_EXAMPLE = {
+  ...ENDPOINT_EXAMPLE,
+  updated_at: "2026-11-23T09:30:00.000Z",
+  secret: "whsec_knM047qyYwa+DsQiQeljxMYWs0YLQBcOw/O1P5XsCa8=",
+};
+
+export const WebhookEndpointPage = z
+  .object({ webhook_endpoints: z.array(WebhookEndpoint), next_cursor: nextCursorSchema })
+  .openapi({ example: pageExample("webhook_endpoints", [ENDPOINT_EXAMPLE], ENDPOINT_EXAMPLE.id) });
 
 const Delivery = z
   .object({
@@ -112,7 +141,40 @@ const Delivery = z
   })
   .openapi("WebhookDelivery");
 
-export const DeliveryPage = z.object({ deliveries: z.array(Delivery), next_cursor: nextCursorSchema });
+/** The submission.graded event of the examples' submission, delivered at the second attempt; newest first. */
+const DELIVERIES_EXAMPLE = [
+  {
+    id: "whd_01m815g8f0y3dr8ky84yq4fvcr",
+    event_id: "evt_01m815edw0rx28cg1x0td9gkwx",
+    endpoint_id: ENDPOINT_EXAMPLE.id,
+    redelivery: 0,
+    attempt: 2,
+    status: "succeeded" as const,
+    response_status: 200,
+    duration_ms: 87,
+    error: null,
+    next_retry_at: null,
+    created_at: "2026-11-22T08:21:00.000Z",
+  },
+  {
+    id: "whd_01m815ee2mm16pakpyh6j68aa2",
+    event_id: "evt_01m815edw0rx28cg1x0td9gkwx",
+    endpoint_id: ENDPOINT_EXAMPLE.id,
+    redelivery: 0,
+    attempt: 1,
+    status: "failed" as const,
+    response_status: 503,
+    duration_ms: 212,
+    error: "HTTP 503: upstream connect error",
+    next_retry_at: "2026-11-22T08:21:00.000Z",
+    created_at: "2026-11-22T08:20:00.212Z",
+  },
+];
+
+export const DeliveryPage = z.object({ deliveries: z.array(Delivery), next_cursor: nextCursorSchema }).openapi({
+  description: "Newest first.",
+  example: pageExample("deliveries", DELIVERIES_EXAMPLE, DELIVERIES_EXAMPLE[1]?.id ?? null),
+});
 
 export const TestEventSent = z
   .object({
