@@ -155,7 +155,9 @@ const health = createRoute({
   summary: "Liveness",
   description: "Answers 200 while the worker runs; public, no credential, not rate limited.",
   security: [],
-  responses: { 200: jsonResponse(z.object({ status: z.literal("ok") }), "The service is up.") },
+  responses: {
+    200: jsonResponse(z.object({ status: z.literal("ok") }).openapi({ example: { status: "ok" } }), "The service is up."),
+  },
 });
 
 // GET /: a browser gets the landing page (a static asset); anyone else the JSON of serviceRouter.

@@ -1,7 +1,7 @@
 import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { COMMON_ERRORS, defineRoute, errorResponses, jsonResponse } from "../../lib/openapi";
-import { ImportJob } from "../jobs/jobs.schemas";
+import { ImportJob, queuedJobExample } from "../jobs/jobs.schemas";
 import { IMPORT_BODY, ImportQuery } from "./imports.schemas";
 
 const bodyErrors = errorResponses(413, 415);
@@ -20,7 +20,11 @@ export const createImport = defineRoute({
   ].join("\n\n"),
   request: { query: ImportQuery, body: IMPORT_BODY },
   responses: {
-    202: jsonResponse(ImportJob, "The job, queued; Location names it."),
+    202: jsonResponse(
+      ImportJob,
+      "The job, queued; Location names it. Its quiz_id is the new quiz's, reserved.",
+      queuedJobExample("import", "job_01kamz4v2b8m1q7r5t3wxy6z9a", "quiz_01kamz4v2b8m1q7r5t3wxy6z9b"),
+    ),
     ...errorResponses(400, 404, ...COMMON_ERRORS),
     413: { ...bodyErrors[413], description: "The file is larger than 10 MiB." },
     415: {

@@ -3,6 +3,7 @@ import { IMPORT_ERROR_CODES, JOB_STATUSES } from "../../domain/jobs";
 import { QUESTION_TYPES } from "../../domain/questions";
 import { IMPORT_FORMATS } from "../../interchange";
 import { idSchema } from "../../lib/ids";
+import { pageExample } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 
 const RegradeResult = z
@@ -69,9 +70,9 @@ const REGRADE_EXAMPLE = {
   result: {
     dry_run: true,
     submissions_considered: 120,
-    submissions_changed: 17,
-    mean_score_before: 71.5,
-    mean_score_after: 74.25,
+    submissions_changed: 6,
+    mean_score_before: 71.67,
+    mean_score_after: 74.17,
   },
   error: null,
   created_at: "2026-11-23T09:30:00.000Z",
@@ -96,7 +97,32 @@ const LtiResyncJob = z
     result: z.null().openapi({ description: "A resync has no result: `progress` counts the ledger rows sent again." }),
     error: z.string().nullable().openapi({ description: "Why a failed job failed." }),
   })
-  .openapi("LtiResyncJob");
+  .openapi("LtiResyncJob", {
+    example: {
+      id: "job_01m83vvae005egq0h49a0et4ew",
+      type: "lti_resync",
+      status: "succeeded",
+      quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+      progress: { done: 87, total: 87 },
+      result: null,
+      error: null,
+      created_at: "2026-11-23T09:30:00.000Z",
+      finished_at: "2026-11-23T09:30:04.000Z",
+    },
+  });
+
+/** A job as the request that starts it answers: queued, nothing done yet. */
+export const queuedJobExample = <T extends "regrade" | "lti_resync" | "import">(type: T, id: string, quizId: string) => ({
+  id,
+  type,
+  status: "queued" as const,
+  quiz_id: quizId,
+  progress: { done: 0, total: 0 },
+  result: null,
+  error: null,
+  created_at: "2026-11-23T09:30:00.000Z",
+  finished_at: null,
+});
 
 const IMPORT_EXAMPLE = {
   id: "job_01kamz4v2b8m1q7r5t3wxy6z9a",
@@ -171,6 +197,13 @@ export const Job = z
   .discriminatedUnion("type", [RegradeJob, LtiResyncJob, ImportJob])
   .openapi("Job", { example: REGRADE_EXAMPLE });
 
+const JOB_CHANGE_EXAMPLE = {
+  submission_id: "sub_01kamz3f7c9n0p8s6e5vwx2y4r",
+  user_id: "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+  score_before: 50,
+  score_after: 100,
+};
+
 const JobChange = z
   .object({
     submission_id: idSchema("submission"),
@@ -178,8 +211,10 @@ const JobChange = z
     score_before: z.number(),
     score_after: z.number(),
   })
-  .openapi("JobChange");
+  .openapi("JobChange", { example: JOB_CHANGE_EXAMPLE });
 
-export const JobChangePage = z.object({ changes: z.array(JobChange), next_cursor: nextCursorSchema }).openapi("JobChangePage");
+export const JobChangePage = z.object({ changes: z.array(JobChange), next_cursor: nextCursorSchema }).openapi("JobChangePage", {
+  example: pageExample("changes", [JOB_CHANGE_EXAMPLE], JOB_CHANGE_EXAMPLE.submission_id),
+});
 
 export const JobChangesQuery = z.strictObject(pageQuery("submission"));

@@ -3,11 +3,12 @@ import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
-import { Job } from "../jobs/jobs.schemas";
+import { Job, queuedJobExample } from "../jobs/jobs.schemas";
 import {
   JsonWebKeySet,
   Launch,
   LaunchCreate,
+  PASSBACK_RETRIED_EXAMPLE,
   Passback,
   PassbackListQuery,
   PassbackPage,
@@ -71,7 +72,10 @@ export const retryPassback = defineRoute({
   description:
     "The row becomes pending with a fresh count of attempts, and its latest kept grade is sent again (after the platform's Retry-After, if one is running). An unknown id → 404.",
   request: { params: PassbackParams },
-  responses: { 202: jsonResponse(Passback, "The row, pending."), ...errorResponses(404, ...COMMON_ERRORS) },
+  responses: {
+    202: jsonResponse(Passback, "The row, pending.", PASSBACK_RETRIED_EXAMPLE),
+    ...errorResponses(404, ...COMMON_ERRORS),
+  },
 });
 
 export const resyncQuiz = defineRoute({
@@ -84,7 +88,14 @@ export const resyncQuiz = defineRoute({
   description:
     "A job (GET /v1/jobs/{id}, visible to admin) that makes every ledger row of the quiz pending and sends each user's latest kept grade again, in chunks. An unknown quiz → 404.",
   request: { params: z.object({ id: idSchema("quiz") }) },
-  responses: { 202: jsonResponse(Job, "The job, queued; Location names it."), ...errorResponses(404, ...COMMON_ERRORS) },
+  responses: {
+    202: jsonResponse(
+      Job,
+      "The job, queued; Location names it.",
+      queuedJobExample("lti_resync", "job_01m83vvae005egq0h49a0et4ew", "quiz_01kamz3f7c9n0p8s6e5vwx2y4r"),
+    ),
+    ...errorResponses(404, ...COMMON_ERRORS),
+  },
 });
 
 /** Public: platforms fetch it to verify the tool's client assertions. */

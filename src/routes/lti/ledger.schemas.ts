@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
+import { pageExample } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 
 /** The id_token of a launch, as the platform posted it to the client application's launch URL. */
@@ -20,6 +21,9 @@ export const LaunchCreate = z
 
 const StringMap = z.record(z.string(), z.string());
 
+/** The AGS line item of the examples' launch (Canvas's form), where its grades go. */
+const LINEITEM_EXAMPLE = "https://canvas.instructure.com/api/lti/courses/101/line_items/7";
+
 export const Launch = z
   .object({
     launch_id: idSchema("ltiLaunch"),
@@ -29,7 +33,7 @@ export const Launch = z
     roles: z.array(z.string()).openapi({ example: ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"] }),
     context: StringMap.nullable().openapi({
       description: "The course: id, label, title (those sent); null without a context claim.",
-      example: { id: "c1d887f0a1a4f6e4", label: "BIO 101", title: "Biology" },
+      example: { id: "c1d887f0a1a4f6e4", label: "GEO 101", title: "European geography" },
     }),
     resource_link: StringMap.openapi({
       description: "The link launched: id, title, description (those sent).",
@@ -51,9 +55,46 @@ export const Launch = z
       }),
     created_at: z.string().datetime(),
   })
-  .openapi("LtiLaunch");
+  .openapi("LtiLaunch", {
+    example: {
+      launch_id: "ltl_01kamz3f7c9n0p8s6e5vwx2y4r",
+      platform_id: "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+      user_id: "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+      deployment_id: "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb",
+      roles: ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"],
+      context: { id: "c1d887f0a1a4f6e4", label: "GEO 101", title: "European geography" },
+      resource_link: { id: "200d101f-2c14-434a-a0f3-57c2a42369fd", title: "Week 3 quiz" },
+      quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+      ags: {
+        lineitem: LINEITEM_EXAMPLE,
+        scopes: ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem", "https://purl.imsglobal.org/spec/lti-ags/scope/score"],
+      },
+      created_at: "2026-11-22T07:59:00.000Z",
+    },
+  });
 
 const PASSBACK_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+/** Ada's kept grade at the examples' quiz (her second attempt, 2 of 2 points), taken by the platform. */
+const PASSBACK_EXAMPLE = {
+  id: "lpb_01kamz3f7c9n0p8s6e5vwx2y4r",
+  platform_id: "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+  quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+  user_id: "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+  submission_id: "sub_01kamz4v2b8m1q7r5t3wxy6z9a",
+  lineitem: LINEITEM_EXAMPLE,
+  score_given: 2,
+  score_maximum: 2,
+  grading_progress: "FullyGraded" as const,
+  timestamp: "2026-11-22T09:30:00.000Z",
+  status: "succeeded" as const,
+  attempts: 1,
+  last_response_status: 200,
+  last_error: null,
+  next_retry_at: null,
+  created_at: "2026-11-22T08:20:00.000Z",
+  updated_at: "2026-11-22T09:30:01.000Z",
+};
 
 export const Passback = z
   .object({
@@ -78,9 +119,21 @@ export const Passback = z
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })
-  .openapi("LtiPassback");
+  .openapi("LtiPassback", { example: PASSBACK_EXAMPLE });
 
-export const PassbackPage = z.object({ passbacks: z.array(Passback), next_cursor: nextCursorSchema }).openapi("LtiPassbackPage");
+export const PassbackPage = z
+  .object({ passbacks: z.array(Passback), next_cursor: nextCursorSchema })
+  .openapi("LtiPassbackPage", { example: pageExample("passbacks", [PASSBACK_EXAMPLE], PASSBACK_EXAMPLE.id) });
+
+/** The same row after the platform refused a later score, sent again (POST …/retry): pending, no attempt yet. */
+export const PASSBACK_RETRIED_EXAMPLE = {
+  ...PASSBACK_EXAMPLE,
+  status: "pending" as const,
+  attempts: 0,
+  last_response_status: 403,
+  last_error: 'The scores endpoint answered HTTP 403: {"errors":[{"message":"Course is concluded"}]}',
+  updated_at: "2026-11-23T09:30:00.000Z",
+};
 
 export const PassbackListQuery = z.strictObject({
   ...pageQuery("ltiPassback"),
@@ -102,7 +155,19 @@ const ToolKey = z.object({
   listed_until: z.string().datetime().nullable(),
 });
 
-export const ToolKeys = z.object({ keys: z.array(ToolKey) }).openapi("LtiToolKeys");
+export const ToolKeys = z.object({ keys: z.array(ToolKey) }).openapi("LtiToolKeys", {
+  example: {
+    keys: [
+      { kid: "ltk_01m83vvae005egq0h49a0et4ex", status: "current", created_at: "2026-11-23T09:30:00.000Z", listed_until: null },
+      {
+        kid: "ltk_01kamz3f7c9n0p8s6e5vwx2y4r",
+        status: "previous",
+        created_at: "2026-11-20T09:00:00.000Z",
+        listed_until: "2026-11-24T09:30:00.000Z",
+      },
+    ],
+  },
+});
 
 export const JsonWebKeySet = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).openapi("JsonWebKeySet", {
   example: {

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { idSchema } from "../../lib/ids";
+import { pageExample } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 
 // Identifiers an LMS issues (client ids, deployment ids) are matched exactly: visible ASCII, no space.
@@ -74,6 +75,19 @@ export const PlatformPatch = z
     example: { deployment_ids: ["42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb", "43:0a3c5e1f2b4d6f8091a2b3c4d5e6f7081928374a"] },
   });
 
+/** LtiPlatformCreate's example as registered. */
+export const PLATFORM_EXAMPLE = {
+  id: "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+  issuer: "https://canvas.instructure.com",
+  client_id: "10000000000042",
+  deployment_ids: ["42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"],
+  auth_token_url: "https://sso.canvaslms.com/login/oauth2/token",
+  jwks_url: "https://sso.canvaslms.com/api/lti/security/jwks",
+  audience: null,
+  created_at: "2026-11-20T09:00:00.000Z",
+  updated_at: "2026-11-20T09:00:00.000Z",
+};
+
 export const Platform = z
   .object({
     id: idSchema("ltiPlatform"),
@@ -86,9 +100,11 @@ export const Platform = z
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })
-  .openapi("LtiPlatform");
+  .openapi("LtiPlatform", { example: PLATFORM_EXAMPLE });
 
-export const PlatformPage = z.object({ platforms: z.array(Platform), next_cursor: nextCursorSchema }).openapi("LtiPlatformPage");
+export const PlatformPage = z
+  .object({ platforms: z.array(Platform), next_cursor: nextCursorSchema })
+  .openapi("LtiPlatformPage", { example: pageExample("platforms", [PLATFORM_EXAMPLE], PLATFORM_EXAMPLE.id) });
 
 export const PlatformParams = z.object({
   id: idSchema("ltiPlatform").openapi({ description: "The platform's id; one of the wrong prefix or shape → 404." }),
@@ -106,6 +122,15 @@ export const LinkPut = z.strictObject({ platform_id: idSchema("ltiPlatform"), qu
   example: { platform_id: "ltp_01kamz3f7c9n0p8s6e5vwx2y4r", quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r" },
 });
 
+/** LtiLinkPut's example as stored: a new link. */
+export const LINK_EXAMPLE = {
+  resource_link_id: "200d101f-2c14-434a-a0f3-57c2a42369fd",
+  platform_id: PLATFORM_EXAMPLE.id,
+  quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+  created_at: "2026-11-21T10:05:00.000Z",
+  updated_at: "2026-11-21T10:05:00.000Z",
+};
+
 export const Link = z
   .object({
     resource_link_id: z.string(),
@@ -114,4 +139,4 @@ export const Link = z
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })
-  .openapi("LtiLink");
+  .openapi("LtiLink", { example: LINK_EXAMPLE });

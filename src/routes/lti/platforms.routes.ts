@@ -2,9 +2,11 @@ import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
+  LINK_EXAMPLE,
   Link,
   LinkParams,
   LinkPut,
+  PLATFORM_EXAMPLE,
   Platform,
   PlatformCreate,
   PlatformListQuery,
@@ -64,7 +66,11 @@ export const updatePlatform = defineRoute({
     "Sets the fields sent. URLs as at registration; another platform's issuer and client_id → 409 lti_platform_exists. The next token request and JWKS fetch use the new values.",
   request: { params: PlatformParams, ...jsonBody(PlatformPatch) },
   responses: {
-    200: jsonResponse(Platform, "The platform as updated."),
+    200: jsonResponse(Platform, "The platform as updated.", {
+      ...PLATFORM_EXAMPLE,
+      deployment_ids: ["42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb", "43:0a3c5e1f2b4d6f8091a2b3c4d5e6f7081928374a"],
+      updated_at: "2026-11-23T09:30:00.000Z",
+    }),
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });
@@ -93,7 +99,7 @@ export const putLink = defineRoute({
     "Launches of this resource link from this platform open this quiz, unless they carry a custom quiz_id of an existing quiz. 201 when the link is new, 200 when it replaced one. An unknown platform or quiz → 400.",
   request: { params: LinkParams, ...jsonBody(LinkPut) },
   responses: {
-    200: jsonResponse(Link, "The link, replaced."),
+    200: jsonResponse(Link, "The link, replaced.", { ...LINK_EXAMPLE, updated_at: "2026-11-23T09:30:00.000Z" }),
     201: jsonResponse(Link, "The link, created."),
     ...errorResponses(...BODY_ERRORS, ...COMMON_ERRORS),
   },

@@ -8,7 +8,7 @@ const ServiceIndex = z
     docs: z.string().openapi({ description: "The API reference page, on this origin.", example: "/docs" }),
     openapi: z.string().openapi({ description: "This OpenAPI document, on this origin.", example: "/openapi.json" }),
   })
-  .openapi("ServiceIndex");
+  .openapi("ServiceIndex", { example: { name: "quiz-api", version: "0.1.0", docs: "/docs", openapi: "/openapi.json" } });
 
 export const serviceIndex = defineRoute({
   operationId: "serviceIndex",
@@ -24,7 +24,13 @@ export const serviceIndex = defineRoute({
       description: "The service's name and version and where its documents are; or, to a browser, the landing page.",
       content: {
         "application/json": { schema: ServiceIndex },
-        "text/html": { schema: z.string().openapi({ description: "The landing page (public/index.html)." }) },
+        "text/html": {
+          schema: z.string().openapi({
+            description: "The landing page (public/index.html).",
+            example:
+              '<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="utf-8">\n    <title>Quiz API</title>\n  </head>\n  <body>\n    <main class="landing">\n      <h1>Quiz API</h1>\n      <ul>\n        <li><a href="/docs">API reference</a></li>\n        <li><a href="/reports/">Reports</a></li>\n        <li><a href="/openapi.json">OpenAPI document</a></li>\n      </ul>\n    </main>\n  </body>\n</html>\n',
+          }),
+        },
       },
     },
     ...errorResponses(400),
