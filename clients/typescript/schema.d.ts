@@ -1268,6 +1268,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "name": "quiz-api",
+         *       "version": "0.1.0",
+         *       "docs": "/docs",
+         *       "openapi": "/openapi.json"
+         *     }
+         */
         ServiceIndex: {
             /** @example quiz-api */
             name: string;
@@ -1332,6 +1340,37 @@ export interface components {
                 message: string;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "title": "Capitals of Europe",
+         *       "description": "European capitals, from Lisbon to Helsinki.",
+         *       "questions": 2,
+         *       "settings": {
+         *         "max_attempts": 3,
+         *         "feedback_bands": [
+         *           {
+         *             "min_score": 0,
+         *             "message": "Keep practising."
+         *           },
+         *           {
+         *             "min_score": 80,
+         *             "message": "Excellent!"
+         *           }
+         *         ],
+         *         "show_correct_answers": "after_last_attempt",
+         *         "available_from": null,
+         *         "available_until": null,
+         *         "time_limit_seconds": 1800,
+         *         "shuffle_questions": false,
+         *         "shuffle_options": false,
+         *         "pools": [],
+         *         "grading_policy": "highest"
+         *       },
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "updated_at": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
         Quiz: {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -1410,6 +1449,41 @@ export interface components {
              */
             pick: number;
         };
+        /**
+         * @example {
+         *       "id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "title": "Capitals of Europe",
+         *       "description": "European capitals, from Lisbon to Helsinki.",
+         *       "questions": 2,
+         *       "settings": {
+         *         "max_attempts": 3,
+         *         "feedback_bands": [
+         *           {
+         *             "min_score": 0,
+         *             "message": "Keep practising."
+         *           },
+         *           {
+         *             "min_score": 80,
+         *             "message": "Excellent!"
+         *           }
+         *         ],
+         *         "show_correct_answers": "after_last_attempt",
+         *         "available_from": null,
+         *         "available_until": null,
+         *         "time_limit_seconds": 1800,
+         *         "shuffle_questions": false,
+         *         "shuffle_options": false,
+         *         "pools": [],
+         *         "grading_policy": "highest"
+         *       },
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "updated_at": "2026-11-21T10:00:00.000Z",
+         *       "question_ids": [
+         *         "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *         "qst_01kamz3g1d2e3f4g5h6j7k8m9n"
+         *       ]
+         *     }
+         */
         CreatedQuiz: components["schemas"]["Quiz"] & {
             /** @description The ids of the questions created with the quiz, in their order (`questions` is their count). */
             question_ids: string[];
@@ -1417,7 +1491,7 @@ export interface components {
         /**
          * @example {
          *       "title": "Capitals of Europe",
-         *       "description": "Ten questions on European capitals.",
+         *       "description": "European capitals, from Lisbon to Helsinki.",
          *       "settings": {
          *         "max_attempts": 3,
          *         "feedback_bands": [
@@ -1437,6 +1511,10 @@ export interface components {
          *       "questions": [
          *         {
          *           "type": "single_choice",
+         *           "title": "Capital of France",
+         *           "tags": [
+         *             "geography"
+         *           ],
          *           "prompt": "What is the capital of France?",
          *           "points": 1,
          *           "options": [
@@ -1446,10 +1524,12 @@ export interface components {
          *             },
          *             {
          *               "id": "b",
-         *               "text": "Lyon"
+         *               "text": "Lyon",
+         *               "feedback": "Lyon is France's third city."
          *             }
          *           ],
-         *           "correct_option_id": "a"
+         *           "correct_option_id": "a",
+         *           "explanation": "Paris has been the capital since 987."
          *         },
          *         {
          *           "type": "true_false",
@@ -1469,7 +1549,7 @@ export interface components {
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
              * @default
-             * @example Ten questions on European capitals.
+             * @example European capitals, from Lisbon to Helsinki.
              */
             description?: string;
             settings?: components["schemas"]["QuizSettingsInput"];
@@ -2145,7 +2225,7 @@ export interface components {
             title?: string;
             /**
              * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
-             * @example Ten questions on European capitals.
+             * @example European capitals, from Lisbon to Helsinki.
              */
             description?: string;
             /** @description Settings sent replace those settings; others keep their values. */
@@ -2189,7 +2269,39 @@ export interface components {
                 grading_policy?: "highest" | "latest" | "first" | "average";
             };
         };
-        /** @description As a credential with quizzes:write sees it. To any other credential the key is hidden (§6b): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key. */
+        /**
+         * @description As a credential with quizzes:write sees it. To any other credential the key is hidden (§6b): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.
+         * @example {
+         *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "type": "single_choice",
+         *       "title": "Capital of France",
+         *       "tags": [
+         *         "geography"
+         *       ],
+         *       "prompt": "What is the capital of France?",
+         *       "points": 1,
+         *       "position": 1,
+         *       "feedback": {},
+         *       "explanation": "Paris has been the capital since 987.",
+         *       "pool": null,
+         *       "options": [
+         *         {
+         *           "id": "a",
+         *           "text": "Paris"
+         *         },
+         *         {
+         *           "id": "b",
+         *           "text": "Lyon",
+         *           "feedback": "Lyon is France's third city."
+         *         }
+         *       ],
+         *       "correct_option_id": "a",
+         *       "version": 1,
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "updated_at": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
         Question: {
             /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -2761,6 +2873,44 @@ export interface components {
             rubric?: unknown;
             max_words?: unknown;
         };
+        /**
+         * @example {
+         *       "id": "sub_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "attempt": 1,
+         *       "status": "graded",
+         *       "answers": [
+         *         {
+         *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "response": "a"
+         *         },
+         *         {
+         *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
+         *           "response": false
+         *         }
+         *       ],
+         *       "score": 50,
+         *       "deadline_at": "2026-11-22T08:30:00.000Z",
+         *       "graded_by": "request",
+         *       "questions": [
+         *         {
+         *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "position": 1
+         *         },
+         *         {
+         *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
+         *           "position": 2
+         *         }
+         *       ],
+         *       "points_earned": 1,
+         *       "points_possible": 2,
+         *       "feedback": "Keep practising.",
+         *       "created_at": "2026-11-22T08:00:00.000Z",
+         *       "updated_at": "2026-11-22T08:20:00.000Z",
+         *       "graded_at": "2026-11-22T08:20:00.000Z"
+         *     }
+         */
         Submission: {
             /** @example sub_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -2851,6 +3001,15 @@ export interface components {
              */
             response: unknown;
         };
+        /**
+         * @example {
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "extra_time_seconds": 900,
+         *       "extra_attempts": 1,
+         *       "updated_at": "2026-11-21T12:00:00.000Z"
+         *     }
+         */
         Accommodation: {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             quiz_id: string;
@@ -2898,9 +3057,9 @@ export interface components {
          *       "result": {
          *         "dry_run": true,
          *         "submissions_considered": 120,
-         *         "submissions_changed": 17,
-         *         "mean_score_before": 71.5,
-         *         "mean_score_after": 74.25
+         *         "submissions_changed": 6,
+         *         "mean_score_before": 71.67,
+         *         "mean_score_after": 74.17
          *       },
          *       "error": null,
          *       "created_at": "2026-11-23T09:30:00.000Z",
@@ -2921,9 +3080,9 @@ export interface components {
          *       "result": {
          *         "dry_run": true,
          *         "submissions_considered": 120,
-         *         "submissions_changed": 17,
-         *         "mean_score_before": 71.5,
-         *         "mean_score_after": 74.25
+         *         "submissions_changed": 6,
+         *         "mean_score_before": 71.67,
+         *         "mean_score_after": 74.17
          *       },
          *       "error": null,
          *       "created_at": "2026-11-23T09:30:00.000Z",
@@ -2976,6 +3135,22 @@ export interface components {
             mean_score_before: number | null;
             mean_score_after: number | null;
         } | null;
+        /**
+         * @example {
+         *       "id": "job_01m83vvae005egq0h49a0et4ew",
+         *       "type": "lti_resync",
+         *       "status": "succeeded",
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "progress": {
+         *         "done": 87,
+         *         "total": 87
+         *       },
+         *       "result": null,
+         *       "error": null,
+         *       "created_at": "2026-11-23T09:30:00.000Z",
+         *       "finished_at": "2026-11-23T09:30:04.000Z"
+         *     }
+         */
         LtiResyncJob: {
             /** @example job_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -3158,6 +3333,16 @@ export interface components {
              */
             dry_run?: boolean;
         };
+        /**
+         * @example {
+         *       "id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.com",
+         *       "role": "student",
+         *       "created_at": "2026-11-20T08:00:00.000Z",
+         *       "updated_at": "2026-11-20T08:00:00.000Z"
+         *     }
+         */
         User: {
             /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -3222,6 +3407,15 @@ export interface components {
              */
             role?: "student" | "instructor" | "admin";
         };
+        /**
+         * @example {
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "attempts": 2,
+         *       "kept_score": 100,
+         *       "policy": "highest"
+         *     }
+         */
         Grade: {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             quiz_id: string;
@@ -3257,6 +3451,17 @@ export interface components {
             /** @description At most one answer per question; questions left out are unanswered and earn 0. */
             answers: components["schemas"]["AnswerInput"][];
         };
+        /**
+         * @example {
+         *       "submission_id": "sub_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "score": 50,
+         *       "feedback": "Keep practising.",
+         *       "points_earned": 1,
+         *       "points_possible": 2,
+         *       "status": "graded",
+         *       "graded_at": "2026-11-22T08:20:00.000Z"
+         *     }
+         */
         GradeResult: {
             /** @example sub_01kamz3f7c9n0p8s6e5vwx2y4r */
             submission_id: string;
@@ -3283,6 +3488,46 @@ export interface components {
              */
             graded_at: string | null;
         };
+        /**
+         * @description As a credential with quizzes:write reads them: with the key.
+         * @example {
+         *       "submission_id": "sub_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "score": 50,
+         *       "feedback": "Keep practising.",
+         *       "points_earned": 1,
+         *       "points_possible": 2,
+         *       "status": "graded",
+         *       "graded_at": "2026-11-22T08:20:00.000Z",
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "answers": [
+         *         {
+         *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "question_version": 1,
+         *           "type": "single_choice",
+         *           "response": "a",
+         *           "correct": true,
+         *           "points_earned": 1,
+         *           "points_possible": 1,
+         *           "feedback": null,
+         *           "explanation": "Paris has been the capital since 987.",
+         *           "correct_answer": "a"
+         *         },
+         *         {
+         *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
+         *           "question_version": 1,
+         *           "type": "true_false",
+         *           "response": false,
+         *           "correct": false,
+         *           "points_earned": 0,
+         *           "points_possible": 1,
+         *           "feedback": null,
+         *           "explanation": null,
+         *           "correct_answer": true
+         *         }
+         *       ]
+         *     }
+         */
         Results: components["schemas"]["GradeResult"] & {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             quiz_id: string;
@@ -3338,6 +3583,85 @@ export interface components {
              */
             feedback?: string | null;
         };
+        /**
+         * @example {
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "total_attempts": 120,
+         *       "unique_users": 87,
+         *       "avg_score": 71.67,
+         *       "min_score": 0,
+         *       "max_score": 100,
+         *       "stddev_score": 33.37,
+         *       "score_distribution": [
+         *         {
+         *           "from": 0,
+         *           "to": 10,
+         *           "count": 12
+         *         },
+         *         {
+         *           "from": 10,
+         *           "to": 20,
+         *           "count": 0
+         *         },
+         *         {
+         *           "from": 20,
+         *           "to": 30,
+         *           "count": 0
+         *         },
+         *         {
+         *           "from": 30,
+         *           "to": 40,
+         *           "count": 0
+         *         },
+         *         {
+         *           "from": 40,
+         *           "to": 50,
+         *           "count": 0
+         *         },
+         *         {
+         *           "from": 50,
+         *           "to": 60,
+         *           "count": 44
+         *         },
+         *         {
+         *           "from": 60,
+         *           "to": 70,
+         *           "count": 0
+         *         },
+         *         {
+         *           "from": 70,
+         *           "to": 80,
+         *           "count": 0
+         *         },
+         *         {
+         *           "from": 80,
+         *           "to": 90,
+         *           "count": 0
+         *         },
+         *         {
+         *           "from": 90,
+         *           "to": 100,
+         *           "count": 64
+         *         }
+         *       ],
+         *       "questions": [
+         *         {
+         *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "attempts": 120,
+         *           "correct_count": 94,
+         *           "correct_rate": 0.7833,
+         *           "avg_points": 0.783333
+         *         },
+         *         {
+         *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
+         *           "attempts": 120,
+         *           "correct_count": 78,
+         *           "correct_rate": 0.65,
+         *           "avg_points": 0.65
+         *         }
+         *       ]
+         *     }
+         */
         QuizAnalytics: {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             quiz_id: string;
@@ -3374,6 +3698,52 @@ export interface components {
                 avg_points: number;
             }[];
         };
+        /**
+         * @example {
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "attempts": "all",
+         *       "n": 120,
+         *       "mean_points": 1.433333,
+         *       "stddev_points": 0.667499,
+         *       "reliability": 0.216958,
+         *       "items": [
+         *         {
+         *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "n": 120,
+         *           "difficulty": 0.783333,
+         *           "discrimination": 0.122986,
+         *           "flags": [
+         *             "low_discrimination"
+         *           ],
+         *           "options": [
+         *             {
+         *               "option_id": "a",
+         *               "count": 94,
+         *               "share": 0.783333,
+         *               "mean_total": 1.680851,
+         *               "point_biserial": 0.705071
+         *             },
+         *             {
+         *               "option_id": "b",
+         *               "count": 26,
+         *               "share": 0.216667,
+         *               "mean_total": 0.538462,
+         *               "point_biserial": -0.705071
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
+         *           "n": 120,
+         *           "difficulty": 0.65,
+         *           "discrimination": 0.122986,
+         *           "flags": [
+         *             "low_discrimination"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
         ItemAnalysis: {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             quiz_id: string;
@@ -3422,6 +3792,17 @@ export interface components {
                 }[];
             }[];
         };
+        /**
+         * @example {
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "quizzes_taken": 1,
+         *       "avg_score": 75,
+         *       "total_attempts": 2,
+         *       "min_score": 50,
+         *       "max_score": 100,
+         *       "last_graded_at": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
         UserAnalytics: {
             /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
             user_id: string;
@@ -3438,6 +3819,21 @@ export interface components {
             /** Format: date-time */
             last_graded_at: string | null;
         };
+        /**
+         * @example {
+         *       "status": "success",
+         *       "message": "Authentication successful",
+         *       "credential": {
+         *         "type": "api_key",
+         *         "id": "key_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *         "scopes": [
+         *           "quizzes:read",
+         *           "submissions:write"
+         *         ],
+         *         "expires_at": "2030-06-30T00:00:00.000Z"
+         *       }
+         *     }
+         */
         Verification: {
             /** @enum {string} */
             status: "success";
@@ -3453,6 +3849,22 @@ export interface components {
                 expires_at: string | null;
             };
         };
+        /**
+         * @example {
+         *       "id": "key_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "name": "grading service",
+         *       "prefix": "qz_live_eyWk",
+         *       "scopes": [
+         *         "quizzes:read",
+         *         "submissions:write"
+         *       ],
+         *       "created_at": "2026-11-20T09:00:00.000Z",
+         *       "expires_at": "2030-06-30T00:00:00.000Z",
+         *       "revoked_at": null,
+         *       "rotated_to": null,
+         *       "last_used_at": "2026-11-23T09:29:58.120Z"
+         *     }
+         */
         ApiKey: {
             /** @example key_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -3474,6 +3886,23 @@ export interface components {
             /** Format: date-time */
             last_used_at: string | null;
         };
+        /**
+         * @example {
+         *       "id": "key_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "name": "grading service",
+         *       "prefix": "qz_live_eyWk",
+         *       "scopes": [
+         *         "quizzes:read",
+         *         "submissions:write"
+         *       ],
+         *       "created_at": "2026-11-20T09:00:00.000Z",
+         *       "expires_at": "2030-06-30T00:00:00.000Z",
+         *       "revoked_at": null,
+         *       "rotated_to": null,
+         *       "last_used_at": null,
+         *       "key": "qz_live_eyWkLoNRAkt3UurqilbIjLMLqOJb8e761Ky8Kf"
+         *     }
+         */
         CreatedApiKey: components["schemas"]["ApiKey"] & {
             /** @description The key itself. Shown only in this response: store it now. */
             key: string;
@@ -3520,6 +3949,25 @@ export interface components {
              */
             grace_seconds?: number;
         };
+        /**
+         * @example {
+         *       "key_id": "key_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "total_requests": 1842,
+         *       "last_used_at": "2026-11-23T09:29:58.120Z",
+         *       "daily": [
+         *         {
+         *           "date": "2026-11-23",
+         *           "requests": 632,
+         *           "errors": 1
+         *         },
+         *         {
+         *           "date": "2026-11-22",
+         *           "requests": 1210,
+         *           "errors": 3
+         *         }
+         *       ]
+         *     }
+         */
         ApiKeyUsage: {
             /** @example key_01kamz3f7c9n0p8s6e5vwx2y4r */
             key_id: string;
@@ -3535,6 +3983,20 @@ export interface components {
                 errors: number;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "client_id": "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "name": "analytics exporter",
+         *       "scopes": [
+         *         "quizzes:read",
+         *         "analytics:read"
+         *       ],
+         *       "created_at": "2026-11-20T09:00:00.000Z",
+         *       "updated_at": "2026-11-20T09:00:00.000Z",
+         *       "secret_rotated_at": null
+         *     }
+         */
         OAuthClient: {
             /** @example cli_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -3553,6 +4015,21 @@ export interface components {
             /** Format: date-time */
             secret_rotated_at: string | null;
         };
+        /**
+         * @example {
+         *       "id": "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "client_id": "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "name": "analytics exporter",
+         *       "scopes": [
+         *         "quizzes:read",
+         *         "analytics:read"
+         *       ],
+         *       "created_at": "2026-11-20T09:00:00.000Z",
+         *       "updated_at": "2026-11-20T09:00:00.000Z",
+         *       "secret_rotated_at": null,
+         *       "client_secret": "qz_cs_0QlU3YC6S8HFhlTzVd6WXKAwI4P06vs7eaRj7pr5UdF"
+         *     }
+         */
         OAuthClientWithSecret: components["schemas"]["OAuthClient"] & {
             /** @description Shown only in this response: store it now. */
             client_secret: string;
@@ -3580,11 +4057,32 @@ export interface components {
              */
             scopes: ("quizzes:read" | "quizzes:write" | "users:read" | "users:write" | "submissions:read" | "submissions:write" | "analytics:read" | "events:read" | "webhooks:write" | "reviews:write" | "lti:launch" | "admin")[];
         };
+        /**
+         * @example {
+         *       "changes": [
+         *         {
+         *           "submission_id": "sub_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "score_before": 50,
+         *           "score_after": 100
+         *         }
+         *       ],
+         *       "next_cursor": "eyJ2IjoxLCJhZnRlciI6InN1Yl8wMWthbXozZjdjOW4wcDhzNmU1dnd4Mnk0ciJ9"
+         *     }
+         */
         JobChangePage: {
             changes: components["schemas"]["JobChange"][];
             /** @description Cursor of the next page, or null on the last page. */
             next_cursor: string | null;
         };
+        /**
+         * @example {
+         *       "submission_id": "sub_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "score_before": 50,
+         *       "score_after": 100
+         *     }
+         */
         JobChange: {
             /** @example sub_01kamz3f7c9n0p8s6e5vwx2y4r */
             submission_id: string;
@@ -3601,15 +4099,16 @@ export interface components {
          *       "data": {
          *         "object": {
          *           "id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
-         *           "name": "Ada Lovelace",
+         *           "name": "Ada King",
          *           "email": "ada@example.com",
-         *           "role": "student",
+         *           "role": "instructor",
          *           "created_at": "2026-11-20T08:00:00.000Z",
          *           "updated_at": "2026-11-23T09:30:00.000Z"
          *         }
          *       },
          *       "previous_attributes": {
-         *         "name": "Ada"
+         *         "name": "Ada Lovelace",
+         *         "role": "student"
          *       }
          *     }
          */
@@ -3636,6 +4135,15 @@ export interface components {
          * @enum {string}
          */
         EventType: "quiz.created" | "quiz.updated" | "quiz.deleted" | "question.created" | "question.updated" | "question.deleted" | "user.created" | "user.updated" | "user.deleted" | "submission.created" | "submission.needs_review" | "submission.graded" | "submission.regraded" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "oauth_client.created" | "oauth_client.secret_rotated" | "oauth_client.deleted" | "webhook_endpoint.disabled" | "webhook_endpoint.test" | "lti.passback.failed";
+        /**
+         * @example {
+         *       "event_id": "evt_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "redelivery": 1,
+         *       "endpoint_ids": [
+         *         "whe_01kamz3f7c9n0p8s6e5vwx2y4r"
+         *       ]
+         *     }
+         */
         Redelivery: {
             /** @example evt_01kamz3f7c9n0p8s6e5vwx2y4r */
             event_id: string;
@@ -3656,6 +4164,20 @@ export interface components {
              */
             endpoint_id?: string;
         };
+        /**
+         * @example {
+         *       "id": "whe_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "url": "https://hooks.example.com/quiz-events",
+         *       "description": "Gradebook sync",
+         *       "events": [
+         *         "submission.graded"
+         *       ],
+         *       "enabled": true,
+         *       "disabled_at": null,
+         *       "created_at": "2026-11-20T09:00:00.000Z",
+         *       "updated_at": "2026-11-20T09:00:00.000Z"
+         *     }
+         */
         WebhookEndpoint: {
             /** @example whe_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -3673,10 +4195,25 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "id": "whe_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "url": "https://hooks.example.com/quiz-events",
+         *       "description": "Gradebook sync",
+         *       "events": [
+         *         "submission.graded"
+         *       ],
+         *       "enabled": true,
+         *       "disabled_at": null,
+         *       "created_at": "2026-11-20T09:00:00.000Z",
+         *       "updated_at": "2026-11-20T09:00:00.000Z",
+         *       "secret": "whsec_mvGHTnBweizdKzKcbViLIBvy67cXC1QgW1k9dsZvJEo="
+         *     }
+         */
         WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
             /**
              * @description The signing secret (`whsec_` + base64), shown only in this answer.
-             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             * @example whsec_mvGHTnBweizdKzKcbViLIBvy67cXC1QgW1k9dsZvJEo=
              */
             secret: string;
         };
@@ -3801,11 +4338,46 @@ export interface components {
             event_id: string;
             endpoint_id: string;
         };
+        /**
+         * @example {
+         *       "platforms": [
+         *         {
+         *           "id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "issuer": "https://canvas.instructure.com",
+         *           "client_id": "10000000000042",
+         *           "deployment_ids": [
+         *             "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"
+         *           ],
+         *           "auth_token_url": "https://sso.canvaslms.com/login/oauth2/token",
+         *           "jwks_url": "https://sso.canvaslms.com/api/lti/security/jwks",
+         *           "audience": null,
+         *           "created_at": "2026-11-20T09:00:00.000Z",
+         *           "updated_at": "2026-11-20T09:00:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": "eyJ2IjoxLCJhZnRlciI6Imx0cF8wMWthbXozZjdjOW4wcDhzNmU1dnd4Mnk0ciJ9"
+         *     }
+         */
         LtiPlatformPage: {
             platforms: components["schemas"]["LtiPlatform"][];
             /** @description Cursor of the next page, or null on the last page. */
             next_cursor: string | null;
         };
+        /**
+         * @example {
+         *       "id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "issuer": "https://canvas.instructure.com",
+         *       "client_id": "10000000000042",
+         *       "deployment_ids": [
+         *         "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"
+         *       ],
+         *       "auth_token_url": "https://sso.canvaslms.com/login/oauth2/token",
+         *       "jwks_url": "https://sso.canvaslms.com/api/lti/security/jwks",
+         *       "audience": null,
+         *       "created_at": "2026-11-20T09:00:00.000Z",
+         *       "updated_at": "2026-11-20T09:00:00.000Z"
+         *     }
+         */
         LtiPlatform: {
             /** @example ltp_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -3911,6 +4483,15 @@ export interface components {
              */
             audience?: string | null;
         };
+        /**
+         * @example {
+         *       "resource_link_id": "200d101f-2c14-434a-a0f3-57c2a42369fd",
+         *       "platform_id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "created_at": "2026-11-21T10:05:00.000Z",
+         *       "updated_at": "2026-11-21T10:05:00.000Z"
+         *     }
+         */
         LtiLink: {
             resource_link_id: string;
             /** @example ltp_01kamz3f7c9n0p8s6e5vwx2y4r */
@@ -3934,6 +4515,35 @@ export interface components {
             /** @example quiz_01kamz3f7c9n0p8s6e5vwx2y4r */
             quiz_id: string;
         };
+        /**
+         * @example {
+         *       "launch_id": "ltl_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "platform_id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "deployment_id": "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb",
+         *       "roles": [
+         *         "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+         *       ],
+         *       "context": {
+         *         "id": "c1d887f0a1a4f6e4",
+         *         "label": "GEO 101",
+         *         "title": "European geography"
+         *       },
+         *       "resource_link": {
+         *         "id": "200d101f-2c14-434a-a0f3-57c2a42369fd",
+         *         "title": "Week 3 quiz"
+         *       },
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "ags": {
+         *         "lineitem": "https://canvas.instructure.com/api/lti/courses/101/line_items/7",
+         *         "scopes": [
+         *           "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
+         *           "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+         *         ]
+         *       },
+         *       "created_at": "2026-11-22T07:59:00.000Z"
+         *     }
+         */
         LtiLaunch: {
             /** @example ltl_01kamz3f7c9n0p8s6e5vwx2y4r */
             launch_id: string;
@@ -3952,8 +4562,8 @@ export interface components {
              * @description The course: id, label, title (those sent); null without a context claim.
              * @example {
              *       "id": "c1d887f0a1a4f6e4",
-             *       "label": "BIO 101",
-             *       "title": "Biology"
+             *       "label": "GEO 101",
+             *       "title": "European geography"
              *     }
              */
             context: {
@@ -3992,6 +4602,24 @@ export interface components {
             /** @description The JWT the platform posted (form field id_token), unchanged. */
             id_token: string;
         };
+        /**
+         * @example {
+         *       "keys": [
+         *         {
+         *           "kid": "ltk_01m83vvae005egq0h49a0et4ex",
+         *           "status": "current",
+         *           "created_at": "2026-11-23T09:30:00.000Z",
+         *           "listed_until": null
+         *         },
+         *         {
+         *           "kid": "ltk_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "status": "previous",
+         *           "created_at": "2026-11-20T09:00:00.000Z",
+         *           "listed_until": "2026-11-24T09:30:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         LtiToolKeys: {
             keys: {
                 kid: string;
@@ -4006,11 +4634,58 @@ export interface components {
                 listed_until: string | null;
             }[];
         };
+        /**
+         * @example {
+         *       "passbacks": [
+         *         {
+         *           "id": "lpb_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "platform_id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "submission_id": "sub_01kamz4v2b8m1q7r5t3wxy6z9a",
+         *           "lineitem": "https://canvas.instructure.com/api/lti/courses/101/line_items/7",
+         *           "score_given": 2,
+         *           "score_maximum": 2,
+         *           "grading_progress": "FullyGraded",
+         *           "timestamp": "2026-11-22T09:30:00.000Z",
+         *           "status": "succeeded",
+         *           "attempts": 1,
+         *           "last_response_status": 200,
+         *           "last_error": null,
+         *           "next_retry_at": null,
+         *           "created_at": "2026-11-22T08:20:00.000Z",
+         *           "updated_at": "2026-11-22T09:30:01.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": "eyJ2IjoxLCJhZnRlciI6ImxwYl8wMWthbXozZjdjOW4wcDhzNmU1dnd4Mnk0ciJ9"
+         *     }
+         */
         LtiPassbackPage: {
             passbacks: components["schemas"]["LtiPassback"][];
             /** @description Cursor of the next page, or null on the last page. */
             next_cursor: string | null;
         };
+        /**
+         * @example {
+         *       "id": "lpb_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "platform_id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "submission_id": "sub_01kamz4v2b8m1q7r5t3wxy6z9a",
+         *       "lineitem": "https://canvas.instructure.com/api/lti/courses/101/line_items/7",
+         *       "score_given": 2,
+         *       "score_maximum": 2,
+         *       "grading_progress": "FullyGraded",
+         *       "timestamp": "2026-11-22T09:30:00.000Z",
+         *       "status": "succeeded",
+         *       "attempts": 1,
+         *       "last_response_status": 200,
+         *       "last_error": null,
+         *       "next_retry_at": null,
+         *       "created_at": "2026-11-22T08:20:00.000Z",
+         *       "updated_at": "2026-11-22T09:30:01.000Z"
+         *     }
+         */
         LtiPassback: {
             /** @example lpb_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
@@ -4058,6 +4733,15 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "access_token": "qz_at_s2IHPI59RU67rEtAD9PcA6EzBO7RvZS6lgEkom7VKDU",
+         *       "token_type": "Bearer",
+         *       "expires_in": 3600,
+         *       "scope": "quizzes:read",
+         *       "refresh_token": "qz_rt_mfdmX35OEAZbBSmrSTNoj5ntpyBYDLHrQxXwp9n1MsX"
+         *     }
+         */
         TokenResponse: {
             /** @example qz_at_… */
             access_token: string;
@@ -4135,7 +4819,17 @@ export interface components {
             /** @description client_secret_post: the client secret. Never together with an Authorization header. */
             client_secret?: string;
         };
-        /** @description Only `active: false` for a token that is unknown, expired, revoked or another client's. */
+        /**
+         * @description Only `active: false` for a token that is unknown, expired, revoked or another client's.
+         * @example {
+         *       "active": true,
+         *       "scope": "quizzes:read",
+         *       "client_id": "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "token_type": "Bearer",
+         *       "exp": 1795429800,
+         *       "iat": 1795426200
+         *     }
+         */
         IntrospectionResponse: {
             active: boolean;
             scope?: string;
@@ -4150,6 +4844,46 @@ export interface components {
             /** Format: int64 */
             iat?: number;
         };
+        /**
+         * @example {
+         *       "issuer": "https://quiz-api.example.com",
+         *       "token_endpoint": "https://quiz-api.example.com/oauth/token",
+         *       "revocation_endpoint": "https://quiz-api.example.com/oauth/revoke",
+         *       "introspection_endpoint": "https://quiz-api.example.com/oauth/introspect",
+         *       "grant_types_supported": [
+         *         "client_credentials",
+         *         "refresh_token"
+         *       ],
+         *       "response_types_supported": [],
+         *       "token_endpoint_auth_methods_supported": [
+         *         "client_secret_basic",
+         *         "client_secret_post"
+         *       ],
+         *       "revocation_endpoint_auth_methods_supported": [
+         *         "client_secret_basic",
+         *         "client_secret_post"
+         *       ],
+         *       "introspection_endpoint_auth_methods_supported": [
+         *         "client_secret_basic",
+         *         "client_secret_post"
+         *       ],
+         *       "scopes_supported": [
+         *         "quizzes:read",
+         *         "quizzes:write",
+         *         "users:read",
+         *         "users:write",
+         *         "submissions:read",
+         *         "submissions:write",
+         *         "analytics:read",
+         *         "events:read",
+         *         "webhooks:write",
+         *         "reviews:write",
+         *         "lti:launch",
+         *         "admin"
+         *       ],
+         *       "service_documentation": "https://quiz-api.example.com/docs"
+         *     }
+         */
         AuthorizationServerMetadata: {
             /** Format: uri */
             issuer: string;
@@ -5089,6 +5823,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "title": "Capitals of Europe, 2nd edition",
+                     *       "description": "European capitals, from Lisbon to Helsinki.",
+                     *       "questions": 2,
+                     *       "settings": {
+                     *         "max_attempts": 5,
+                     *         "feedback_bands": [
+                     *           {
+                     *             "min_score": 0,
+                     *             "message": "Keep practising."
+                     *           },
+                     *           {
+                     *             "min_score": 80,
+                     *             "message": "Excellent!"
+                     *           }
+                     *         ],
+                     *         "show_correct_answers": "after_last_attempt",
+                     *         "available_from": null,
+                     *         "available_until": null,
+                     *         "time_limit_seconds": 1800,
+                     *         "shuffle_questions": false,
+                     *         "shuffle_options": false,
+                     *         "pools": [],
+                     *         "grading_policy": "highest"
+                     *       },
+                     *       "created_at": "2026-11-21T10:00:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Quiz"];
                 };
             };
@@ -5701,6 +6466,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "qst_01kan2b6x3r9t5w8y1z4c7e0f2",
+                     *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "type": "multiple_choice",
+                     *       "title": "Capitals",
+                     *       "tags": [
+                     *         "geography"
+                     *       ],
+                     *       "prompt": "Which of these cities are capitals?",
+                     *       "points": 2,
+                     *       "position": 1,
+                     *       "feedback": {},
+                     *       "explanation": null,
+                     *       "pool": null,
+                     *       "options": [
+                     *         {
+                     *           "id": "a",
+                     *           "text": "Madrid"
+                     *         },
+                     *         {
+                     *           "id": "b",
+                     *           "text": "Porto",
+                     *           "feedback": "Porto is Portugal's second city; Lisbon is its capital."
+                     *         },
+                     *         {
+                     *           "id": "c",
+                     *           "text": "Rome"
+                     *         }
+                     *       ],
+                     *       "correct_option_ids": [
+                     *         "a",
+                     *         "c"
+                     *       ],
+                     *       "scoring": "partial",
+                     *       "version": 1,
+                     *       "created_at": "2026-11-23T09:30:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Question"];
                 };
             };
@@ -6351,6 +7156,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "type": "single_choice",
+                     *       "title": "Capital of France",
+                     *       "tags": [
+                     *         "geography",
+                     *         "capitals"
+                     *       ],
+                     *       "prompt": "What is the capital city of France?",
+                     *       "points": 2,
+                     *       "position": 1,
+                     *       "feedback": {},
+                     *       "explanation": "Paris has been the capital since 987.",
+                     *       "pool": null,
+                     *       "options": [
+                     *         {
+                     *           "id": "a",
+                     *           "text": "Paris"
+                     *         },
+                     *         {
+                     *           "id": "b",
+                     *           "text": "Lyon",
+                     *           "feedback": "Lyon is France's third city."
+                     *         }
+                     *       ],
+                     *       "correct_option_id": "a",
+                     *       "version": 2,
+                     *       "created_at": "2026-11-21T10:00:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Question"];
                 };
             };
@@ -6781,6 +7619,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "attempt": 1,
+                     *       "status": "open",
+                     *       "answers": [
+                     *         {
+                     *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *           "response": "a"
+                     *         }
+                     *       ],
+                     *       "score": null,
+                     *       "deadline_at": "2026-11-22T08:30:00.000Z",
+                     *       "graded_by": null,
+                     *       "questions": [
+                     *         {
+                     *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *           "position": 1
+                     *         },
+                     *         {
+                     *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
+                     *           "position": 2
+                     *         }
+                     *       ],
+                     *       "points_earned": null,
+                     *       "points_possible": null,
+                     *       "feedback": null,
+                     *       "created_at": "2026-11-22T08:00:00.000Z",
+                     *       "updated_at": "2026-11-22T08:00:00.000Z",
+                     *       "graded_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Submission"];
                 };
             };
@@ -7646,6 +8518,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "job_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "type": "regrade",
+                     *       "status": "queued",
+                     *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "progress": {
+                     *         "done": 0,
+                     *         "total": 0
+                     *       },
+                     *       "result": null,
+                     *       "error": null,
+                     *       "created_at": "2026-11-23T09:30:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
@@ -7890,6 +8778,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "job_01m83vvae005egq0h49a0et4ew",
+                     *       "type": "lti_resync",
+                     *       "status": "queued",
+                     *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "progress": {
+                     *         "done": 0,
+                     *         "total": 0
+                     *       },
+                     *       "result": null,
+                     *       "error": null,
+                     *       "created_at": "2026-11-23T09:30:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
@@ -8908,6 +9812,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "name": "Ada King",
+                     *       "email": "ada@example.com",
+                     *       "role": "instructor",
+                     *       "created_at": "2026-11-20T08:00:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["User"];
                 };
             };
@@ -9336,6 +10250,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "grades": [
+                     *         {
+                     *           "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *           "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *           "attempts": 2,
+                     *           "kept_score": 100,
+                     *           "policy": "highest"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "eyJ2IjoxLCJhZnRlciI6InVzZXJfMDFrYW16M2Y3YzluMHA4czZlNXZ3eDJ5NHIifQ"
+                     *     }
+                     */
                     "application/json": {
                         grades: components["schemas"]["Grade"][];
                         /** @description Cursor of the next page, or null on the last page. */
@@ -9699,6 +10627,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "grades": [
+                     *         {
+                     *           "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *           "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *           "attempts": 2,
+                     *           "kept_score": 100,
+                     *           "policy": "highest"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "eyJ2IjoxLCJhZnRlciI6InF1aXpfMDFrYW16M2Y3YzluMHA4czZlNXZ3eDJ5NHIifQ"
+                     *     }
+                     */
                     "application/json": {
                         grades: components["schemas"]["Grade"][];
                         /** @description Cursor of the next page, or null on the last page. */
@@ -10045,6 +10987,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "attempt": 1,
+                     *       "status": "open",
+                     *       "answers": [
+                     *         {
+                     *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *           "response": "b"
+                     *         }
+                     *       ],
+                     *       "score": null,
+                     *       "deadline_at": "2026-11-22T08:30:00.000Z",
+                     *       "graded_by": null,
+                     *       "questions": [
+                     *         {
+                     *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *           "position": 1
+                     *         },
+                     *         {
+                     *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
+                     *           "position": 2
+                     *         }
+                     *       ],
+                     *       "points_earned": null,
+                     *       "points_possible": null,
+                     *       "feedback": null,
+                     *       "created_at": "2026-11-22T08:00:00.000Z",
+                     *       "updated_at": "2026-11-22T08:05:00.000Z",
+                     *       "graded_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Submission"];
                 };
             };
@@ -10719,6 +11695,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "submission_id": "sub_01m8149t00psh8qzy0er9jjjew",
+                     *       "score": 75,
+                     *       "feedback": "7.5 of 10 points (75%).",
+                     *       "points_earned": 7.5,
+                     *       "points_possible": 10,
+                     *       "status": "graded",
+                     *       "graded_at": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GradeResult"];
                 };
             };
@@ -12390,6 +13377,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_01m83vvae08c496ywf975r9dxv",
+                     *       "name": "grading service",
+                     *       "prefix": "qz_live_g4OG",
+                     *       "scopes": [
+                     *         "quizzes:read",
+                     *         "submissions:write"
+                     *       ],
+                     *       "created_at": "2026-11-23T09:30:00.000Z",
+                     *       "expires_at": "2030-06-30T00:00:00.000Z",
+                     *       "revoked_at": null,
+                     *       "rotated_to": null,
+                     *       "last_used_at": null,
+                     *       "key": "qz_live_g4OGD5h9iQAwTPwUnyGblEGFkvN1XXnF05LEGo"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
@@ -13576,6 +14580,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "client_id": "cli_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "name": "analytics exporter",
+                     *       "scopes": [
+                     *         "quizzes:read",
+                     *         "analytics:read"
+                     *       ],
+                     *       "created_at": "2026-11-20T09:00:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z",
+                     *       "secret_rotated_at": "2026-11-23T09:30:00.000Z",
+                     *       "client_secret": "qz_cs_bOx5OWFK8J4h7dgvengGyh86pDLf4Nz77t4vXIPo4Td"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthClientWithSecret"];
                 };
             };
@@ -14159,7 +15178,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The job, queued; Location names it. */
+            /** @description The job, queued; Location names it. Its quiz_id is the new quiz's, reserved. */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14169,6 +15188,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "job_01kamz4v2b8m1q7r5t3wxy6z9a",
+                     *       "type": "import",
+                     *       "status": "queued",
+                     *       "quiz_id": "quiz_01kamz4v2b8m1q7r5t3wxy6z9b",
+                     *       "progress": {
+                     *         "done": 0,
+                     *         "total": 0
+                     *       },
+                     *       "result": null,
+                     *       "error": null,
+                     *       "created_at": "2026-11-23T09:30:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ImportJob"];
                 };
             };
@@ -15755,6 +16790,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whe_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "url": "https://hooks.example.com/quiz-events",
+                     *       "description": "Gradebook sync",
+                     *       "events": [
+                     *         "submission.graded",
+                     *         "submission.regraded"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_at": null,
+                     *       "created_at": "2026-11-20T09:00:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -15980,6 +17030,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whe_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "url": "https://hooks.example.com/quiz-events",
+                     *       "description": "Gradebook sync",
+                     *       "events": [
+                     *         "submission.graded"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_at": null,
+                     *       "created_at": "2026-11-20T09:00:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z",
+                     *       "secret": "whsec_knM047qyYwa+DsQiQeljxMYWs0YLQBcOw/O1P5XsCa8="
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
@@ -17416,6 +18481,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "issuer": "https://canvas.instructure.com",
+                     *       "client_id": "10000000000042",
+                     *       "deployment_ids": [
+                     *         "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb",
+                     *         "43:0a3c5e1f2b4d6f8091a2b3c4d5e6f7081928374a"
+                     *       ],
+                     *       "auth_token_url": "https://sso.canvaslms.com/login/oauth2/token",
+                     *       "jwks_url": "https://sso.canvaslms.com/api/lti/security/jwks",
+                     *       "audience": null,
+                     *       "created_at": "2026-11-20T09:00:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LtiPlatform"];
                 };
             };
@@ -17661,6 +18742,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resource_link_id": "200d101f-2c14-434a-a0f3-57c2a42369fd",
+                     *       "platform_id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "created_at": "2026-11-21T10:05:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LtiLink"];
                 };
             };
@@ -18483,6 +19573,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "lpb_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "platform_id": "ltp_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "submission_id": "sub_01kamz4v2b8m1q7r5t3wxy6z9a",
+                     *       "lineitem": "https://canvas.instructure.com/api/lti/courses/101/line_items/7",
+                     *       "score_given": 2,
+                     *       "score_maximum": 2,
+                     *       "grading_progress": "FullyGraded",
+                     *       "timestamp": "2026-11-22T09:30:00.000Z",
+                     *       "status": "pending",
+                     *       "attempts": 0,
+                     *       "last_response_status": 403,
+                     *       "last_error": "The scores endpoint answered HTTP 403: {\"errors\":[{\"message\":\"Course is concluded\"}]}",
+                     *       "next_retry_at": null,
+                     *       "created_at": "2026-11-22T08:20:00.000Z",
+                     *       "updated_at": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LtiPassback"];
                 };
             };
@@ -18733,6 +19844,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_scope",
+                     *       "error_description": "The client may not request: users:write."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18745,6 +19862,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Client authentication failed."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18757,6 +19880,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "The body is larger than 16384 bytes."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18770,6 +19899,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "Too many token requests; retry after 42 s."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18782,6 +19917,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "An unexpected error occurred; quote the request id."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18820,6 +19961,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "The token parameter is required."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18832,6 +19979,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Client authentication failed."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18844,6 +19997,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "The body is larger than 16384 bytes."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18857,6 +20016,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "Too many token requests; retry after 42 s."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18869,6 +20034,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "An unexpected error occurred; quote the request id."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18911,6 +20082,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "The token parameter is required."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18923,6 +20100,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Client authentication failed."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18935,6 +20118,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "The body is larger than 16384 bytes."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18948,6 +20137,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "Too many token requests; retry after 42 s."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -18960,6 +20155,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "An unexpected error occurred; quote the request id."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -19025,6 +20226,32 @@ export interface operations {
                     "application/json": components["schemas"]["JsonWebKeySet"];
                 };
             };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
             500: {
                 headers: {
@@ -19087,6 +20314,32 @@ export interface operations {
                 };
                 content: {
                     "text/markdown": string;
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No such resource (also for ids of the wrong shape). */
