@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../helpers";
+import { callRaw } from "../support/call";
 import { audit, operations } from "../support/document-examples";
 
 /**
@@ -10,7 +10,7 @@ import { audit, operations } from "../support/document-examples";
  * request examples sent to the API: test/platform/openapi-examples.test.ts and test/lti/examples.test.ts.
  */
 describe("the response examples of /openapi.json", async () => {
-  const doc = (await call("/openapi.json")).json;
+  const doc = (await callRaw("/openapi.json")).json;
   const result = audit(doc);
 
   it("cover every response with a body", () => {
@@ -55,9 +55,10 @@ describe("the response examples of /openapi.json", async () => {
         const parameter = params.find((p: any) => p.name === name);
         return encodeURIComponent(String(parameter?.schema?.example ?? parameter?.example));
       });
-      const res = await call(`${url}?cursor=${encodeURIComponent(example.next_cursor)}`);
+      // A path built from the document's templates: not a literal the typed call can check.
+      const res = await callRaw(`${url}?cursor=${encodeURIComponent(example.next_cursor)}`);
       expect([200, 404], `${url}: ${res.text}`).toContain(res.status);
-      if (res.status === 404) expect(res.json.code).toBe("not_found");
+      if (res.status === 404) expect((res.json as { code: string }).code).toBe("not_found");
     },
   );
 });
