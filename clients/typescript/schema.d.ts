@@ -3500,6 +3500,7 @@ export interface components {
          *       "graded_at": "2026-11-22T08:20:00.000Z",
          *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
          *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "graded_by": "request",
          *       "answers": [
          *         {
          *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
@@ -3533,6 +3534,11 @@ export interface components {
             quiz_id: string;
             /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
             user_id: string;
+            /**
+             * @description Who closed it: a grade call (request) or its deadline.
+             * @enum {string}
+             */
+            graded_by: "request" | "deadline";
             answers: components["schemas"]["AnswerResult"][];
         };
         AnswerResult: {

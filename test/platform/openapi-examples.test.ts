@@ -10,7 +10,7 @@ import { call, seedApiKey } from "../helpers";
 
 const METHODS = ["get", "put", "post", "patch", "delete"] as const;
 /** An id of the examples: a prefix and a ULID. */
-const EXAMPLE_ID = /^(quiz|qst|user|sub|key|cli|evt|we)_[0-9a-z]{26}$/;
+const EXAMPLE_ID = /^(quiz|qst|user|sub|key|cli|evt|whe)_[0-9a-z]{26}$/;
 
 interface Fixtures {
   quiz: string;
@@ -20,7 +20,7 @@ interface Fixtures {
   key: string;
   cli: string;
   evt: string;
-  we: string;
+  whe: string;
   clientSecret: string;
   accessToken: string;
   /** A graded submission whose essay needs review, and the essay: for the review's path. */
@@ -86,7 +86,7 @@ async function makeFixtures(): Promise<Fixtures> {
     key: key.id,
     cli: client.client_id,
     evt: events.json.events[0].id,
-    we: endpoint.id,
+    whe: endpoint.id,
     clientSecret: client.client_secret,
     accessToken: token.json.access_token,
     essay: { sub: essaySub.id, qst: essayQuiz.question_ids[0] },
@@ -108,7 +108,7 @@ function pathValue(path: string, param: string, f: Fixtures): string {
     "api-keys": f.key,
     "oauth-clients": f.cli,
     events: f.evt,
-    "webhook-endpoints": f.we,
+    "webhook-endpoints": f.whe,
   };
   const value = collection && byCollection[collection];
   if (!value) throw new Error(`no fixture for {${param}} of ${path}`);
@@ -121,7 +121,7 @@ function substitute(value: unknown, f: Fixtures): unknown {
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, f)]));
   if (typeof value === "string") {
     const id = EXAMPLE_ID.exec(value);
-    if (id) return f[id[1] as "quiz" | "qst" | "user" | "sub" | "key" | "cli" | "evt" | "we"];
+    if (id) return f[id[1] as "quiz" | "qst" | "user" | "sub" | "key" | "cli" | "evt" | "whe"];
     if (value.startsWith("qz_at_")) return f.accessToken;
     if (EXAMPLE_HOOK.test(value)) return RECEIVER_HOOK;
   }

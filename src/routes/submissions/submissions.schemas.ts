@@ -199,6 +199,7 @@ const AnswerResult = z
 export const Results = GradeResult.extend({
   quiz_id: idSchema("quiz"),
   user_id: idSchema("user"),
+  graded_by: z.enum(GRADED_BY).openapi({ description: "Who closed it: a grade call (request) or its deadline." }),
   answers: z.array(AnswerResult),
 }).openapi("Results", {
   description: "As a credential with quizzes:write reads them: with the key.",
@@ -212,6 +213,7 @@ export const Results = GradeResult.extend({
     graded_at: "2026-11-22T08:20:00.000Z",
     quiz_id: QUIZ,
     user_id: SUBMISSION_EXAMPLE.user_id,
+    graded_by: "request",
     answers: [
       {
         question_id: Q1,
