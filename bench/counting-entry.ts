@@ -15,6 +15,9 @@
 // - rowsRead / rowsWritten: what D1 reports (meta.rows_read, meta.rows_written) for every
 //   statement (rowNoting of test/binding-counter.ts: raw() and first() drop meta, the binding's
 //   answers hold it).
+// - The queues' consumer and the cron run with the same counted bindings when this worker is served
+//   as the main worker (the exam-end burst, bench/suite-burst.ts); POST /__bench/scheduled runs the
+//   cron's work at once, as its trigger would.
 //
 // The wrapped env is made once and kept, as the real env is (workerd passes the same env object
 // to every request of an isolate), so that isolate caches keyed by binding behave as in production.
@@ -23,6 +26,7 @@ import { app } from "../src/app";
 import { newApiKey } from "../src/auth/api-keys";
 import { apiKeys } from "../src/db/auth-schema";
 import type { Database } from "../src/env";
+import worker from "../src/index";
 import { config } from "../src/lib/config";
 import { type CountedCall, type CountingEnv, countingEnv, rowNoting } from "../test/support/binding-counter";
 import { simulateCredential } from "../test/support/credential-simulation";
@@ -169,6 +173,11 @@ export default {
       return new Response(null, { status: 204 });
     }
     if (url.pathname === "/__bench/credential") return credentialTraffic(url, counting, env);
+    if (url.pathname === "/__bench/scheduled") {
+      const controller = { cron: "* * * * *", scheduledTime: Date.now(), noRetry() {} } satisfies ScheduledController;
+      await worker.scheduled(controller, counting.env, ctx);
+      return new Response(null, { status: 204 });
+    }
     const before = snapshot(counting);
     const response = await app.fetch(request, counting.env, ctx);
     const after = snapshot(counting);
@@ -177,4 +186,6 @@ export default {
     headers.set("x-bench-counts", JSON.stringify(delta));
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   },
+  queue: (batch, env, ctx) => worker.queue(batch, countingFor(env).env, ctx),
+  scheduled: (controller, env, ctx) => worker.scheduled(controller, countingFor(env).env, ctx),
 } satisfies ExportedHandler<Env>;

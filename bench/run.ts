@@ -2,6 +2,8 @@
 // npm run bench:analytics  the analytics read at 100 vs 100 000 submissions only
 // npm run bench:export     the results export of those quizzes only
 // npm run bench -- --only interchange   the question-bank import and export only
+// npm run bench -- --only main    the throughput, binding calls and cost tables only
+// npm run bench -- --only burst   the exam's last minute only (5 000 deadlines, 200 learners)
 //
 // Options: --rounds N (3), --duration S (5), --connections N (10), --keep (keep the temp state),
 // --out FILE (bench/results/latest.md). Prints Markdown to stdout (progress goes to stderr) and
@@ -21,6 +23,7 @@ import { seedAnalytics } from "./seed-analytics";
 import { benchDb, createAdminKey } from "./seed-bench";
 import { SQL_WORKER_HOST } from "./sql-client";
 import { analyticsSuite } from "./suite-analytics";
+import { burstSuite } from "./suite-burst";
 import { exportSuite } from "./suite-export";
 import { interchangeSuite } from "./suite-interchange";
 import { mainSuite, type Workers } from "./suite-main";
@@ -67,9 +70,9 @@ async function buildAndServeIn(dir: string, full: boolean): Promise<Workers> {
 
 async function main() {
   const only = args.only;
-  if (only !== undefined && only !== "analytics" && only !== "export" && only !== "interchange")
-    throw new Error(`--only takes "analytics", "export" or "interchange", not ${only}`);
-  const full = only === undefined;
+  const parts = ["analytics", "export", "interchange", "main", "burst"];
+  if (only !== undefined && !parts.includes(only)) throw new Error(`--only takes one of ${parts.join(", ")}, not ${only}`);
+  const full = only === undefined || only === "main";
   const loadBefore = os.loadavg();
   const workers = await buildAndServe(full);
   const runner = new LoadRunner();
@@ -84,15 +87,20 @@ async function main() {
     let doc = existsSync(RESULTS_FILE)
       ? readFileSync(RESULTS_FILE, "utf8")
       : "# Benchmark results\n\nWritten by `npm run bench` (and, for its section, `npm run bench:analytics`); see bench/README.md.\n";
-    let adminKey: string;
     if (full) {
       const main = await mainSuite(workers, runner, loadBefore);
       process.stdout.write(`${main}\n\n`);
       doc = replaceSection(doc, "bench:main", main);
-      adminKey = await createAdminKey(await benchDb(workers.worker));
-    } else {
-      adminKey = await createAdminKey(await benchDb(workers.worker));
     }
+    if (only === "main") return finish(doc);
+    if (only === undefined || only === "burst") {
+      const bundle = (name: string) => join(workers.dir, "workers", name, "index.js");
+      const burst = await burstSuite(workers.dir, { counting: bundle("bench-counting"), sql: bundle("bench-sql") }, loadBefore);
+      process.stdout.write(`${burst}\n\n`);
+      doc = replaceSection(doc, "bench:burst", burst);
+    }
+    if (only === "burst") return finish(doc);
+    const adminKey = await createAdminKey(await benchDb(workers.worker));
     if (full || only === "interchange") {
       const banks = await interchangeSuite(workers.worker, adminKey, loadBefore);
       process.stdout.write(`${banks}\n\n`);

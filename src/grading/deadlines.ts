@@ -1,16 +1,18 @@
-import { sql } from "drizzle-orm";
+import { asc, sql } from "drizzle-orm";
+import { questions, quizzes, submissions } from "../db/schema";
 import type { Database } from "../env";
 import { DEADLINE_CHUNK, sendAll } from "../events/messages";
 import { isoNow } from "../lib/time";
-import { gradeExactlyOnce } from "./grade";
+import { handOverPassbacks } from "../lti/ledger";
+import { gradeExactlyOnce, planGrade } from "./grade";
 
 /** Overdue submissions the cron hands to the queue per run (one D1 read of their ids). */
 const OVERDUE_PER_RUN = 5000;
 
 /**
  * The cron's part of deadlines: the open submissions whose deadline has passed, oldest deadline
- * first, handed to the queue in chunks; each chunk is graded by one consumer invocation. A
- * backlog larger than a run is picked up by the next run (they are still open and overdue); a
+ * first, handed to the queue in chunks of DEADLINE_CHUNK, each graded in one read and one write
+ * batch. A backlog larger than a run is picked up by the next run (they are still open and overdue); a
  * submission handed over twice is graded once all the same (the grade's claim).
  */
 export async function enqueueOverdue(env: Env, db: Database, nowMs = Date.now()): Promise<number> {
@@ -27,12 +29,67 @@ export async function enqueueOverdue(env: Env, db: Database, nowMs = Date.now())
 }
 
 /**
- * Grades each overdue submission as a grade call would, exactly once alongside any racing call,
- * marked graded_by "deadline"; it grades the answers stored before the deadline (later writes
- * were refused). One submission's failure does not stop the others; it is thrown after them,
- * so the message is retried (the graded ones answer their stored grade on the retry).
+ * Grades a message's overdue submissions as grade calls would, exactly once alongside any racing
+ * call, marked graded_by "deadline", grading what was stored before the deadline (later writes
+ * were refused) — as one chunk: one read batch (the submissions, their quizzes' settings and
+ * questions) and one write batch holding each open submission's claim and the statements
+ * conditioned on it. Two D1 round trips for ten grades instead of twenty: in an exam's last
+ * minute the database's one writer serves fewer, larger batches. A claim that missed was graded by
+ * a learner meanwhile, or its answers moved: the latter is graded again on its own. A batch D1
+ * refuses is retried one submission at a time, so one submission's failure does not stop the
+ * others; it is thrown after them, and the message is retried (the graded ones answer their
+ * stored grade then).
  */
 export async function gradeOverdue(env: Env, db: Database, ids: string[]): Promise<void> {
+  const listed = sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  const quizOf = sql`(SELECT quiz_id FROM submissions WHERE id IN ${listed})`;
+  const [rows, quizRows, questionRows] = await db.batch([
+    db.select().from(submissions).where(sql`${submissions.id} IN ${listed}`),
+    db.select({ id: quizzes.id, settings: quizzes.settings }).from(quizzes).where(sql`${quizzes.id} IN ${quizOf}`),
+    db
+      .select()
+      .from(questions)
+      .where(sql`${questions.quizId} IN ${quizOf}`)
+      .orderBy(asc(questions.quizId), asc(questions.position)),
+  ]);
+  const settings = new Map(quizRows.map((q) => [q.id, q.settings]));
+  const planned = rows
+    .filter((row) => row.status === "open" && settings.has(row.quizId))
+    .map((row) => ({
+      id: row.id,
+      ...planGrade(
+        db,
+        row,
+        settings.get(row.quizId) ?? {},
+        questionRows.filter((q) => q.quizId === row.quizId),
+        "deadline",
+      ),
+    }));
+  if (planned.length === 0) return;
+  // Each submission's claim, and where it sits in the batch.
+  const claims: number[] = [];
+  const statements: D1PreparedStatement[] = [];
+  for (const p of planned) {
+    claims.push(statements.length);
+    statements.push(...p.statements);
+  }
+  let outcome: D1Result[];
+  try {
+    outcome = await db.$client.batch(statements);
+  } catch {
+    return gradeEach(
+      env,
+      db,
+      planned.map((p) => p.id),
+    );
+  }
+  await handOverPassbacks(env, outcome);
+  const missed = planned.filter((_, i) => outcome[claims[i] as number]?.meta.changes !== 1).map((p) => p.id);
+  if (missed.length > 0) await gradeEach(env, db, missed);
+}
+
+/** One submission at a time, each as a grade call (the answers it finds, or the grade stored). */
+async function gradeEach(env: Env, db: Database, ids: string[]): Promise<void> {
   const failures: unknown[] = [];
   for (const id of ids) {
     try {

@@ -55,21 +55,25 @@ export async function gradeExactlyOnce(env: Env, db: Database, id: string, by: G
   }
 }
 
-async function tryGrade(env: Env, db: Database, id: string, by: GradedBy) {
-  const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
-  const [subRows, quizRows, questionRows] = await db.batch([
-    db.select().from(submissions).where(eq(submissions.id, id)),
-    db.select({ settings: quizzes.settings }).from(quizzes).where(inArray(quizzes.id, quizOf)),
-    db.select().from(questions).where(inArray(questions.quizId, quizOf)).orderBy(asc(questions.position)),
-  ]);
-  const submission = subRows[0];
-  const quiz = quizRows[0];
-  if (!submission || !quiz) throw notFound("Submission");
-  if (submission.status !== "open") return gradeResponse(submission);
+/** What grading reads: the submission, its quiz's settings and its questions in order. */
+type QuestionRow = typeof questions.$inferSelect;
 
+/**
+ * A grade planned from what was read, in values: the submission as the claim leaves it, and the
+ * batch's statements — the claim first (this grade's fresh token, only while the submission is
+ * open at the answers revision read), then every aggregate and the event, each conditioned on it.
+ */
+export function planGrade(
+  db: Database,
+  submission: SubmissionRow,
+  settings: Parameters<typeof readSettings>[0],
+  questionRows: QuestionRow[],
+  by: GradedBy,
+): { closed: SubmissionRow; statements: D1PreparedStatement[] } {
+  const { id } = submission;
   // Only what the submission presents is graded: points_possible counts those questions alone.
   const shown = presentedQuestions(questionRows, submission.presented);
-  const result = scoreSubmission(shown.map(gradableQuestion), submission.answers, readSettings(quiz.settings).feedback_bands);
+  const result = scoreSubmission(shown.map(gradableQuestion), submission.answers, readSettings(settings).feedback_bands);
   const stored: StoredAnswerResult[] = result.answers.map((a, i) => ({
     question_id: a.question_id,
     version: shown[i]?.version ?? 1,
@@ -113,7 +117,22 @@ async function tryGrade(env: Env, db: Database, id: string, by: GradedBy) {
           // Waiting for a review may hold the kept grade back: the gradebook shows PendingManual.
           statement(db, keptGradeStatement({ quizId: closed.quizId, userId: closed.userId, changedAt: now }, won)),
         ];
-  const outcome = await db.$client.batch([statement(db, claim), ...writes]);
+  return { closed, statements: [statement(db, claim), ...writes] };
+}
+
+async function tryGrade(env: Env, db: Database, id: string, by: GradedBy) {
+  const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
+  const [subRows, quizRows, questionRows] = await db.batch([
+    db.select().from(submissions).where(eq(submissions.id, id)),
+    db.select({ settings: quizzes.settings }).from(quizzes).where(inArray(quizzes.id, quizOf)),
+    db.select().from(questions).where(inArray(questions.quizId, quizOf)).orderBy(asc(questions.position)),
+  ]);
+  const submission = subRows[0];
+  const quiz = quizRows[0];
+  if (!submission || !quiz) throw notFound("Submission");
+  if (submission.status !== "open") return gradeResponse(submission);
+  const { closed, statements } = planGrade(db, submission, quiz.settings, questionRows, by);
+  const outcome = await db.$client.batch(statements);
   if (outcome[0]?.meta.changes === 1) {
     await handOverPassbacks(env, outcome);
     return gradeResponse(closed);
