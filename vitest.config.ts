@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
+import { quietWorkerdLog } from "./test/support/quiet-runtime";
 
 /**
  * One config, six projects (docs/testing.md says what each holds and how to run one):
@@ -74,6 +75,7 @@ const shared = testFiles("test").filter(
 );
 
 export default defineConfig(async () => {
+  quietWorkerdLog();
   const migrations = await readD1Migrations("drizzle");
   /** The worker under test in workerd: wrangler.toml's bindings with the tests' settings. */
   const workerd = () =>
@@ -106,7 +108,7 @@ export default defineConfig(async () => {
     // A loaded machine (two cores shared by the whole team) can take more than vitest's 5 s.
     testTimeout: 15_000,
     deps: { optimizer: { ssr: { enabled: true, include: PREBUNDLED } } },
-    globalSetup: ["./test/support/quiet-runtime.ts", "./test/support/webhook-receiver.ts", "./test/lti-platform.ts"],
+    globalSetup: ["./test/support/webhook-receiver.ts", "./test/lti-platform.ts"],
     sequence: { groupOrder: 0 },
   };
   return {

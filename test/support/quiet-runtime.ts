@@ -1,41 +1,41 @@
-// vitest globalSetup (runs in vitest's own Node process, where the pool writes workerd's log):
+// Called by vitest.config.ts in vitest's own Node process, where the pool writes workerd's log:
 // drops the lines of that log that say nothing about the code under test.
 //   - "WebSocket peer disconnected": workerd's note that the pool closed a runtime after its files.
-//   - "stack: …/workerd@5200ac5 …": return addresses inside workerd, without symbols; the line
-//     before it (the error itself) still prints.
+//   - "stack: …/workerd@5200ac5 …": return addresses inside workerd, without symbols; the lines
+//     around it (the error itself) still print.
 //   - "A header value for "X-Request-Id" contains non-ASCII characters": workerd's warning when a
 //     test builds a request with such a header on purpose (the fuzz suite's near misses, an
 //     X-Request-Id the API must replace). The warning for a header the worker sets still prints.
 const NOISE = [
   /^exception = workerd\/api\/web-socket\.c\+\+:\d+: disconnected: WebSocket peer disconnected$/,
-  /^stack:( \S+\/workerd@[0-9a-f]+)+$/,
+  /^stack:( \S+\/workerd@[0-9a-f]+)+(;.*)?$/,
   /^A header value for "(Authorization|X-API-Key|X-Request-Id|Idempotency-Key|X-D1-Bookmark|Content-Type|Accept)" contains non-ASCII characters: /i,
 ];
 
 const FILTERED = Symbol.for("quiz-api.quiet-runtime");
 
-export default function setup() {
-  // Each workerd project names this setup; the first one filters for all.
-  const stderr = process.stderr as typeof process.stderr & { [FILTERED]?: true };
-  if (stderr[FILTERED]) return;
-  stderr[FILTERED] = true;
-  const write = process.stderr.write.bind(process.stderr);
-  let partial = "";
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    const text = partial + (typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+/** The pool writes workerd's log lines to stdout or stderr by their level: both are filtered. */
+export function quietWorkerdLog(): void {
+  for (const stream of [process.stdout, process.stderr]) filter(stream);
+}
+
+function filter(stream: NodeJS.WriteStream & { [FILTERED]?: true }): void {
+  // Once per process, however often the config is loaded.
+  if (stream[FILTERED]) return;
+  stream[FILTERED] = true;
+  const write = stream.write.bind(stream) as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
+  // The pool writes each log line whole ("message\n"): a chunk is passed on as it came unless it
+  // holds such a line, so that vitest's own live output (partial lines, cursor moves) is untouched.
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
     const lines = text.split("\n");
-    partial = lines.pop() ?? "";
+    if (!lines.some((line) => NOISE.some((noise) => noise.test(line)))) return write(chunk, ...rest);
     const kept = lines.filter((line) => !NOISE.some((noise) => noise.test(line)));
-    if (kept.length === 0) {
+    if (kept.join("") === "") {
       const done = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
       done?.();
       return true;
     }
-    return (write as (c: string, ...r: unknown[]) => boolean)(`${kept.join("\n")}\n`, ...rest);
-  }) as typeof process.stderr.write;
-  return () => {
-    if (partial) write(partial);
-    process.stderr.write = write;
-    delete stderr[FILTERED];
-  };
+    return write(kept.join("\n"), ...rest);
+  }) as typeof stream.write;
 }
