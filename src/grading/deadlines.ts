@@ -1,5 +1,6 @@
-import { asc, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { questions, quizzes, submissions } from "../db/schema";
+import { tableRows } from "../db/statements";
 import type { Database } from "../env";
 import { DEADLINE_CHUNK, sendAll } from "../events/messages";
 import { isoNow } from "../lib/time";
@@ -28,6 +29,17 @@ export async function enqueueOverdue(env: Env, db: Database, nowMs = Date.now())
   return ids.length;
 }
 
+const SUBMISSION = tableRows(submissions);
+const QUIZ = tableRows(quizzes);
+const QUESTION = tableRows(questions);
+/** A chunk's one read, as constant text (the ids as one JSON parameter): its submissions, their quizzes and questions. */
+const READ_CHUNK = [
+  `SELECT ${SUBMISSION.columns} FROM submissions WHERE id IN (SELECT value FROM json_each(?1))`,
+  `SELECT ${QUIZ.columns} FROM quizzes WHERE id IN (SELECT quiz_id FROM submissions WHERE id IN (SELECT value FROM json_each(?1)))`,
+  `SELECT ${QUESTION.columns} FROM questions WHERE quiz_id IN (SELECT quiz_id FROM submissions WHERE id IN (SELECT value FROM json_each(?1)))
+   ORDER BY quiz_id, position`,
+];
+
 /**
  * Grades a message's overdue submissions as grade calls would, exactly once alongside any racing
  * call, marked graded_by "deadline", grading what was stored before the deadline (later writes
@@ -41,18 +53,13 @@ export async function enqueueOverdue(env: Env, db: Database, nowMs = Date.now())
  * stored grade then).
  */
 export async function gradeOverdue(env: Env, db: Database, ids: string[]): Promise<void> {
-  const listed = sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-  const quizOf = sql`(SELECT quiz_id FROM submissions WHERE id IN ${listed})`;
-  const [rows, quizRows, questionRows] = await db.batch([
-    db.select().from(submissions).where(sql`${submissions.id} IN ${listed}`),
-    db.select({ id: quizzes.id, settings: quizzes.settings }).from(quizzes).where(sql`${quizzes.id} IN ${quizOf}`),
-    db
-      .select()
-      .from(questions)
-      .where(sql`${questions.quizId} IN ${quizOf}`)
-      .orderBy(asc(questions.quizId), asc(questions.position)),
-  ]);
-  const settings = new Map(quizRows.map((q) => [q.id, q.settings]));
+  const [subRows, quizRows, questionRows] = await db.$client.batch<Record<string, unknown>>(
+    READ_CHUNK.map((text) => db.$client.prepare(text).bind(JSON.stringify(ids))),
+  );
+  const rows = (subRows?.results ?? []).map(SUBMISSION.map);
+  const quizList = (quizRows?.results ?? []).map(QUIZ.map);
+  const questionList = (questionRows?.results ?? []).map(QUESTION.map);
+  const settings = new Map(quizList.map((q) => [q.id, q.settings]));
   const planned = rows
     .filter((row) => row.status === "open" && settings.has(row.quizId))
     .map((row) => ({
@@ -61,7 +68,7 @@ export async function gradeOverdue(env: Env, db: Database, ids: string[]): Promi
         db,
         row,
         settings.get(row.quizId) ?? {},
-        questionRows.filter((q) => q.quizId === row.quizId),
+        questionList.filter((q) => q.quizId === row.quizId),
         "deadline",
       ),
     }));

@@ -1,7 +1,7 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { eventStatement } from "../db/outbox";
 import { questions, quizzes, submissions } from "../db/schema";
-import { statement } from "../db/statements";
+import { statement, tableRows } from "../db/statements";
 import { pointsSentence, type StoredAnswerResult, scoreSubmission } from "../domain/grading";
 import { gradableQuestion } from "../domain/questions";
 import { readSettings } from "../domain/quiz-settings";
@@ -120,18 +120,26 @@ export function planGrade(
   return { closed, statements: [statement(db, claim), ...writes] };
 }
 
+const SUBMISSION = tableRows(submissions);
+const QUESTION = tableRows(questions);
+/** The grade's one read, as constant text: the submission, its quiz's settings, its questions in order. */
+const READ = [
+  `SELECT ${SUBMISSION.columns} FROM submissions WHERE id = ?1`,
+  "SELECT settings FROM quizzes WHERE id = (SELECT quiz_id FROM submissions WHERE id = ?1)",
+  `SELECT ${QUESTION.columns} FROM questions WHERE quiz_id = (SELECT quiz_id FROM submissions WHERE id = ?1) ORDER BY position`,
+];
+
 async function tryGrade(env: Env, db: Database, id: string, by: GradedBy) {
-  const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
-  const [subRows, quizRows, questionRows] = await db.batch([
-    db.select().from(submissions).where(eq(submissions.id, id)),
-    db.select({ settings: quizzes.settings }).from(quizzes).where(inArray(quizzes.id, quizOf)),
-    db.select().from(questions).where(inArray(questions.quizId, quizOf)).orderBy(asc(questions.position)),
-  ]);
-  const submission = subRows[0];
-  const quiz = quizRows[0];
-  if (!submission || !quiz) throw notFound("Submission");
+  const [subRows, quizRows, questionRows] = await db.$client.batch<Record<string, unknown>>(
+    READ.map((text) => db.$client.prepare(text).bind(id)),
+  );
+  const submission = subRows?.results[0] && SUBMISSION.map(subRows.results[0]);
+  const settings = quizRows?.results[0]?.settings;
+  if (!submission || typeof settings !== "string") throw notFound("Submission");
   if (submission.status !== "open") return gradeResponse(submission);
-  const { closed, statements } = planGrade(db, submission, quiz.settings, questionRows, by);
+  const questionList = (questionRows?.results ?? []).map(QUESTION.map);
+  const quizSettings = quizzes.settings.mapFromDriverValue(settings) as Parameters<typeof readSettings>[0];
+  const { closed, statements } = planGrade(db, submission, quizSettings, questionList, by);
   const outcome = await db.$client.batch(statements);
   if (outcome[0]?.meta.changes === 1) {
     await handOverPassbacks(env, outcome);
