@@ -54,7 +54,7 @@ const OWN_RUNTIME = [
 /** Suites that take tens of seconds whatever the machine: real-time retries, queues working through volume. */
 const SLOW = [
   "test/events/attempts.test.ts",
-  "test/events/webhooks.test.ts",
+  "test/events/delivery.test.ts",
   "test/grading/deadlines.test.ts",
   "test/grading/regrade-chunks.test.ts",
   "test/routes/oauth/token-families.test.ts",

@@ -3,7 +3,7 @@ import { formatSummary, runFuzz } from "./fuzz/run";
 
 /**
  * Fuzzing driven by the OpenAPI document (test/fuzz/): for every operation, fast-check
- * generates valid requests and near misses, and every answer is checked against CONTRACT §1.
+ * generates valid requests and near misses, and every answer is checked against docs/api.md.
  * In CI: a fixed seed and budget. `npm run fuzz -- --runs N [--seed S]` runs a larger one
  * (scripts/fuzz.ts passes them in with vitest's provide/inject).
  */

@@ -5,7 +5,6 @@ import { type Answer, callRaw, type RawCallOptions } from "./support/call";
  * request as test/support/call.ts's `call`, with a body of any shape. New tests import
  * test/support/call.ts.
  */
-export { BASE, defaultKey, expectProblem, type RawCallOptions as CallOptions, seedApiKey } from "./support/call";
+export { BASE, defaultKey, expectProblem, seedApiKey } from "./support/call";
 
-// biome-ignore lint/suspicious/noExplicitAny: the shape these suites read is not typed yet.
 export const call = (path: string, options: RawCallOptions = {}): Promise<Answer<any, any>> => callRaw(path, options);

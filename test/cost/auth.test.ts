@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { generateApiKey } from "../../src/domain/credential-format";
 import { kvKeys } from "../../src/lib/kv-keys";
-import { BASE, call, seedApiKey } from "../helpers";
 import { type BindingCounts, type CountedCall, type CountingEnv, countingEnv, d1Statements } from "../support/binding-counter";
+import { BASE, call, seedApiKey } from "../support/call";
 
 /**
  * What authentication costs a /v1 request in binding calls (§3; §4 allows one KV read per

@@ -2,8 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { BASE, call, seedApiKey } from "../helpers";
 import { type BindingCounts, countingEnv } from "../support/binding-counter";
+import { BASE, call, seedApiKey } from "../support/call";
 
 /**
  * What grading and analytics cost in D1 round trips (§2: "reads cost the same at 10 and at

@@ -2,8 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { BASE, call, seedApiKey } from "../helpers";
 import { countingEnv } from "../support/binding-counter";
+import { BASE, call, seedApiKey } from "../support/call";
 
 /**
  * What the hot reads cost in binding calls and in the rows D1 bills, with a warm API key, up to

@@ -7,8 +7,8 @@ import { UsageCounter } from "../../src/auth/usage";
 import { apiKeys } from "../../src/db/auth-schema";
 import type { Database } from "../../src/env";
 import { config } from "../../src/lib/config";
-import { seedApiKey } from "../helpers";
 import { type CountingEnv, countingEnv } from "../support/binding-counter";
+import { seedApiKey } from "../support/call";
 import { simulateCredential } from "../support/credential-simulation";
 import { VirtualClock } from "../support/virtual-clock";
 

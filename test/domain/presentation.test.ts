@@ -3,7 +3,7 @@ import { drawableQuestion, presentQuestions, randomBelow } from "../../src/domai
 import { listIds, matchingFromPairs } from "../../src/domain/questions";
 
 /**
- * The orders a submission presents (CONTRACT §6b, §8), as pure functions: every ordering's items
+ * The orders a submission presents (docs/security.md, docs/api.md), as pure functions: every ordering's items
  * and matching's choices get an order of their own whatever shuffle_options says, drawn uniformly
  * (a chi-square test over many draws); ids left out of items and choices are random.
  */

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { useDevServer } from "./dev-server";
 
 /**
- * The cron under `npm run dev` (CONTRACT §8: overdue submissions are graded by the Cron Trigger,
+ * The cron under `npm run dev` (docs/api.md: overdue submissions are graded by the Cron Trigger,
  * graded_by "deadline"), black-box through wrangler dev: the route that runs the worker's
  * `scheduled` handler, and npm run dev's own timer calling it (every 2 s here, every minute by
  * default), with grading done by the local queue's consumer. Nothing is called in-process.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useDevServer } from "./dev-server";
 
 /**
- * CONTRACT §6b, "The connection survives every early answer": requests whose body the worker
+ * docs/security.md, "The connection survives every early answer": requests whose body the worker
  * answers before reading it (401, 403, 404, 405, 413, 415, 429) leave `npm run dev` answering
  * every following request on time — no 503 "Your worker restarted mid-request", no GET stalled.
  * Without the drain (src/middleware/request-body.ts) about half of such answers came back 503 and

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { EventsMessage } from "../../src/events/messages";
 import worker from "../../src/index";
 import { newId } from "../../src/lib/ids";
-import { call } from "../helpers";
+import { call } from "../support/call";
 import { deliveries, eventually, hook, newUser, RECEIVER, receivedAt, sleep, waitForRequests } from "../support/webhook-helpers";
 
 /**

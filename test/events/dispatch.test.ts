@@ -6,8 +6,8 @@ import type { Database } from "../../src/env";
 import type { EventsMessage } from "../../src/events/messages";
 import { sweepEvents } from "../../src/events/sweep";
 import worker from "../../src/index";
-import { BASE, call, defaultKey } from "../helpers";
 import { notingQueue } from "../support/binding-counter";
+import { BASE, call, defaultKey } from "../support/call";
 
 /**
  * Which recorded events a request hands to the queue: only those an enabled endpoint subscribes

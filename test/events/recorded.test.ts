@@ -68,7 +68,7 @@ async function allEventsText(): Promise<string> {
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const EVT_ID = /^evt_[0-7][0-9a-hjkmnp-tv-z]{25}$/;
-/** Every field a question's answer key lives in (CONTRACT §7: never in an event). */
+/** Every field a question's answer key lives in (docs/webhooks.md: never in an event). */
 const KEY_FIELDS = ["correct_option_id", "correct_option_ids", "correct", "correct_value", "tolerance", "accepted_answers"];
 
 const tf = (prompt: string) => ({ type: "true_false", prompt, correct: true });

@@ -3,7 +3,7 @@ import { validate } from "./schema-validate";
 import type { Materialized } from "./state";
 
 /**
- * What every answer must be, whatever was asked (CONTRACT §1, §3, §4): never a 5xx; only the
+ * What every answer must be, whatever was asked (docs/api.md): never a 5xx; only the
  * statuses the contract allows; every error outside the OAuth endpoints an RFC 9457 problem whose
  * `status` is the HTTP status; the OAuth endpoints' errors in RFC 6749 §5.2 form; 2xx bodies JSON
  * (with the charset) and shaped as the document says; a sane X-Request-Id on everything;

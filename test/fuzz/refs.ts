@@ -47,7 +47,7 @@ export class Literal {
   }
 }
 
-/** The resource kinds of the API's ids, by prefix (CONTRACT §1). */
+/** The resource kinds of the API's ids, by prefix (docs/api.md). */
 const ID_KINDS = {
   quiz: "quiz",
   qst: "question",

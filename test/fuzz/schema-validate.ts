@@ -2,8 +2,8 @@ import { flatten, type Schema, typesOf } from "./schema-arbitrary";
 
 /**
  * Checks a 2xx body against the document's response schema (the same subset as
- * schema-arbitrary.ts). Timestamps (format date-time) must have the contract's exact form,
- * ISO 8601 UTC with milliseconds (CONTRACT §1). Returns the first few mismatches.
+ * schema-arbitrary.ts). Timestamps (format date-time) must have the documented exact form,
+ * ISO 8601 UTC with milliseconds (docs/api.md). Returns the first few mismatches.
  */
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

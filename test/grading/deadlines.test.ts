@@ -14,7 +14,7 @@ import { call } from "../helpers";
 import { countingEnv, notingQueue } from "../support/binding-counter";
 
 /**
- * Grading at deadlines (CONTRACT §8): the cron (scheduled handler) hands overdue open submissions
+ * Grading at deadlines (docs/api.md): the cron (scheduled handler) hands overdue open submissions
  * to the real local queue, whose consumer grades each exactly once alongside racing grade calls,
  * marked graded_by "deadline", in invocations whose D1 calls are bounded however large the backlog.
  */

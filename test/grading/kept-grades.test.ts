@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GRADING_POLICIES } from "../../src/domain/quiz-settings";
-import { call } from "../helpers";
+import { call } from "../support/call";
 
 /**
  * The kept grade, as GET /v1/quizzes/{id}/grades answers it from the row the grading batch keeps,

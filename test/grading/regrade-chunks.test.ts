@@ -2,8 +2,8 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { call } from "../helpers";
 import { countingEnv, d1Statements, notingQueue } from "../support/binding-counter";
+import { call } from "../support/call";
 import { expectItemAnalysisMatch, referenceItemAnalysis } from "../support/item-analysis-reference";
 import {
   expectQuizAnalyticsMatch,

@@ -3,7 +3,7 @@ import { call } from "../helpers";
 import { ledger } from "./learners";
 import { CLAIM, eventually, launch, newPlatform, SCORE_SCOPE, type ScoreRecord, type TestPlatform, unique } from "./platform";
 
-// The grading process keeps the gradebook (CONTRACT §15): a grade, a review and a regrade of a
+// The grading process keeps the gradebook (docs/lti.md): a grade, a review and a regrade of a
 // submission made under a launch each send the user's kept grade under the quiz's policy, from the
 // grading batch itself (no other call), through the real queue to the loopback platform.
 

@@ -6,7 +6,7 @@ import { BASE, call, defaultKey, expectProblem } from "../helpers";
 import { keptGrade, learner, ledger, newQuiz } from "./learners";
 import { eventually, newPlatform, toolJwks, unique } from "./platform";
 
-// The tool's keys (CONTRACT §15): made on first need, one current key whatever races, private
+// The tool's keys (docs/lti.md): made on first need, one current key whatever races, private
 // key sealed at rest, GET /.well-known/jwks.json public, rotation keeping the previous key listed.
 
 const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi"];

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectProblem, seedApiKey } from "../helpers";
 import { CLAIM, launch, newPlatform, SCORE_SCOPE, type TestPlatform, unique } from "./platform";
 
-// POST /v1/lti/launches (CONTRACT §15): every check of the id_token, each broken alone in a token
+// POST /v1/lti/launches (docs/lti.md): every check of the id_token, each broken alone in a token
 // that passes every other; the user found or created; the quiz from custom.quiz_id or a link.
 
 let platform: TestPlatform;

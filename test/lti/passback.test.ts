@@ -3,7 +3,7 @@ import { call, expectProblem } from "../helpers";
 import { keptGrade, learner, ledger, newQuiz } from "./learners";
 import { eventually, newPlatform, type ScoreRecord, type TestPlatform, unique } from "./platform";
 
-// Grades back to the platform (CONTRACT §15): each kept-grade change recorded as the grading batch
+// Grades back to the platform (docs/lti.md): each kept-grade change recorded as the grading batch
 // records it reaches the loopback platform through the real local queue, with a token obtained by
 // a signed client assertion; failures are retried or fail as the contract says.
 

@@ -4,7 +4,7 @@ import { processPassback } from "../../src/lti/passback";
 import { db, keptGrade, type Learner, learner, ledger, newQuiz } from "./learners";
 import { eventually, newPlatform, type ScoreRecord, type TestPlatform, unique } from "./platform";
 
-// Storms (CONTRACT §15): after any storm of failures the gradebook holds each user's latest kept
+// Storms (docs/lti.md): after any storm of failures the gradebook holds each user's latest kept
 // grade, no older score arrives after a newer one, a 429 is waited out, and a platform never has
 // more than 10 of our requests in flight, however many consumers run at once.
 

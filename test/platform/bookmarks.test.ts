@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../helpers";
+import { call, expectProblem, seedApiKey } from "../support/call";
 
 /**
- * CONTRACT §11: every /v1 request runs in a D1 session; its answer carries the session's bookmark
+ * docs/api.md: every /v1 request runs in a D1 session; its answer carries the session's bookmark
  * (X-D1-Bookmark), a request carrying a write's bookmark reads that write, and a malformed
  * bookmark is refused before anything is read.
  */

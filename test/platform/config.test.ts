@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app";
 import { config } from "../../src/lib/config";
-import { BASE } from "../helpers";
+import { BASE } from "../support/call";
 
 /**
  * What a missing or malformed var falls back to; wrangler.toml's [vars] say the same but for

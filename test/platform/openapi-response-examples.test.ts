@@ -3,7 +3,7 @@ import { callRaw } from "../support/call";
 import { audit, operations } from "../support/document-examples";
 
 /**
- * CONTRACT §12: every response of /openapi.json has an example, and a true one. The rules (what a
+ * docs/api.md: every response of /openapi.json has an example, and a true one. The rules (what a
  * body is, what counts as its example, what a generated placeholder is) are in
  * test/support/document-examples.ts; `npx tsx scripts/openapi-examples.ts --list` prints the same
  * findings for the document as it is. Error examples' status and code: test/platform/problems.test.ts;
@@ -22,7 +22,7 @@ describe("the response examples of /openapi.json", async () => {
     expect(result.placeholder.map((p) => `${p.body.where}: ${p.why.join("; ")}`)).toEqual([]);
   });
 
-  it("are valid for their schemas, with ids and timestamps of the contract's shape", () => {
+  it("are valid for their schemas, with ids and timestamps of the documented shape", () => {
     expect(result.invalid.map((p) => `${p.body.where}: ${p.why.join("; ")}`)).toEqual([]);
   });
 

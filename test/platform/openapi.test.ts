@@ -158,9 +158,7 @@ describe("GET /openapi.json", () => {
       const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       for (const [method, op] of Object.entries<any>(item)) {
         if (!HTTP_METHODS.includes(method)) continue;
-        const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])]
-          .filter((p: any) => p.in === "path")
-          .map((p: any) => p.name);
+        const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((p) => p.in === "path").map((p) => p.name);
         expect(declared.sort(), `${method} ${path}`).toEqual([...names].sort());
       }
     }

@@ -5,8 +5,8 @@ import { app } from "../../src/app";
 import { decide, windowStart } from "../../src/domain/rate-limit";
 import { laterVia } from "../../src/lib/time";
 import { KvRateLimiter, quietShare } from "../../src/rate-limit/kv-rate-limiter";
-import { BASE, expectProblem, seedApiKey } from "../helpers";
 import { countingEnv } from "../support/binding-counter";
+import { BASE, expectProblem, seedApiKey } from "../support/call";
 import { VirtualClock } from "../support/virtual-clock";
 
 const background: Promise<void>[] = [];

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectProblem, seedApiKey } from "../helpers";
 
 /**
- * CONTRACT §6b, "Nothing shown before the reveal tells the key": to a credential without
+ * docs/security.md, "Nothing shown before the reveal tells the key": to a credential without
  * quizzes:write, ordering items and matching choices are listed by id; every submission presents
  * them in a uniformly random order of its own, stored at creation; feedback and explanations are
  * part of the key; ids left out of items and choices are random, so the key is stated by

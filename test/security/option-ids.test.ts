@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../helpers";
 
 /**
- * CONTRACT §6b: option ids are data, not object keys. Ids that name members of every JavaScript
+ * docs/security.md: option ids are data, not object keys. Ids that name members of every JavaScript
  * object (`constructor`, `__proto__`, `toString`, `hasOwnProperty`) work everywhere: creating the
  * question, answering, grading, results and item analysis's option counts.
  */

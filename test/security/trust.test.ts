@@ -8,7 +8,7 @@ import { countingEnv } from "../support/binding-counter";
 import { clientCredentials, discover, seedClient } from "../support/oauth-helpers";
 
 /**
- * Regression tests for the trust invariants of CONTRACT §6 that are not covered by a suite of
+ * Regression tests for the trust invariants of docs/security.md that are not covered by a suite of
  * their own (token families: oauth-token-families.test.ts; text: text.test.ts; docs: docs.test.ts).
  */
 

@@ -24,7 +24,7 @@ import type { Scope } from "../../src/lib/scopes";
 
 export const BASE = "http://quiz.test";
 
-export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 
 export interface CallOptions {
   method?: Method;
@@ -54,7 +54,7 @@ export interface Answer<Json = unknown, Problem = ProblemBody> {
 }
 
 /** RFC 9457 problem body; `code` is a plain string so that codes newer than the generated client still compile. */
-export type ProblemBody = Omit<components["schemas"]["Problem"], "code"> & { code: string };
+type ProblemBody = Omit<components["schemas"]["Problem"], "code"> & { code: string };
 
 type Template = keyof paths & string;
 /** "/v1/quizzes/{id}/questions" → `/v1/quizzes/${string}/questions` */
@@ -66,9 +66,8 @@ type Candidates<P extends string> = { [T in Template]: WithoutQuery<P> extends P
 /** A candidate whose pattern is narrower than T's (`/v1/quizzes/{id}/questions` is narrower than `/v1/quizzes/{id}`). */
 type Narrower<T extends Template, C extends Template> = C extends T ? never : Pattern<C> extends Pattern<T> ? C : never;
 /** The template of the document that serves path P: the narrowest one it matches. */
-export type Route<P extends string> = {
-  [T in Candidates<P>]: [Narrower<T, Candidates<P>>] extends [never] ? T : never;
-}[Candidates<P>];
+type Route<P extends string> = P extends string ? Narrowest<Candidates<P>> : never;
+type Narrowest<C extends Template> = { [T in C]: [Narrower<T, C>] extends [never] ? T : never }[C];
 
 type MethodOf<O> = O extends { method: infer M extends Method }
   ? M
@@ -93,12 +92,9 @@ type Found<P extends string, M extends Method, X> = [Operation<P, M>] extends [u
   : X;
 
 /** The answer of `call(path, options)`. */
-export type AnswerOf<P extends string, O = object> = Answer<
-  Found<P, MethodOf<O>, Success<Operation<P, MethodOf<O>>>>,
-  Failure<Operation<P, MethodOf<O>>>
->;
-/** The success body of an operation, by path template and method: `Body<"/v1/quizzes/{id}", "get">`. */
-export type Body<T extends Template, M extends Lowercase<Method> = "get"> = Success<paths[T][M]>;
+export type AnswerOf<P extends string, O = object> = P extends string
+  ? Answer<Found<P, MethodOf<O>, Success<Operation<P, MethodOf<O>>>>, Failure<Operation<P, MethodOf<O>>>>
+  : never;
 /** A schema of the document: `Schema<"Quiz">`. */
 export type Schema<N extends keyof components["schemas"]> = components["schemas"][N];
 

@@ -3,7 +3,7 @@ import { deref, flatten, type Schema, typesOf } from "../fuzz/schema-arbitrary";
 import { validate } from "../fuzz/schema-validate";
 
 /**
- * The response examples of /openapi.json, audited (CONTRACT §12: every response has an example,
+ * The response examples of /openapi.json, audited (docs/api.md: every response has an example,
  * and a true one). Used by the document's tests and by scripts/openapi-examples.ts, which prints
  * the counts.
  *
@@ -205,7 +205,7 @@ function placeholders(value: unknown, path = "$", out: string[] = []): string[] 
   return out;
 }
 
-/** Ids and timestamps that do not have the contract's shape (CONTRACT §1), as "path: why". */
+/** Ids and timestamps that do not have the documented shape (docs/api.md), as "path: why". */
 function shapeProblems(value: unknown, path = "$", out: string[] = []): string[] {
   if (typeof value === "string") {
     if (ID_LIKE.test(value) && !ID.test(value)) out.push(`${path}: ${value} is not a prefix and a lower-case ULID`);

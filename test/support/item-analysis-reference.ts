@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { Schema } from "./call";
 
 /**
  * Item analysis from scratch, in floating point, over the raw graded submissions: each answer's
@@ -45,7 +46,7 @@ export interface ReferenceAnalysis {
   items: ReferenceItem[];
 }
 
-/** CONTRACT §14's flags, from the figures: discrimination < 0 and < 0.2, difficulty > 0.95 or < 0.2, a strong distractor. */
+/** docs/item-analysis.md's flags, from the figures: discrimination < 0 and < 0.2, difficulty > 0.95 or < 0.2, a strong distractor. */
 function flagsOf(difficulty: number | null, discrimination: number | null, strongDistractors: unknown[]): string[] {
   const flags: string[] = [];
   if (discrimination !== null && discrimination < 0) flags.push("negative_discrimination");
@@ -183,27 +184,28 @@ const close = (api: number | null, exact: number | null, what: string) => {
 };
 
 /** Every figure within 0.00005 of the reference; nulls where the reference has them. */
-export function expectItemAnalysisMatch(api: any, exact: ReferenceAnalysis): void {
+export function expectItemAnalysisMatch(api: Schema<"ItemAnalysis">, exact: ReferenceAnalysis): void {
   expect(api.n).toBe(exact.n);
   close(api.mean_points, exact.mean_points, "mean_points");
   close(api.stddev_points, exact.stddev_points, "stddev_points");
   close(api.reliability, exact.reliability, "reliability");
-  expect(api.items.map((i: ReferenceItem) => i.question_id)).toEqual(exact.items.map((i) => i.question_id));
+  expect(api.items.map((i) => i.question_id)).toEqual(exact.items.map((i) => i.question_id));
   exact.items.forEach((item, i) => {
-    const got = api.items[i];
+    const got = api.items[i]!;
     expect(got.n, `${item.question_id} n`).toBe(item.n);
     close(got.difficulty, item.difficulty, `${item.question_id} difficulty`);
     close(got.discrimination, item.discrimination, `${item.question_id} discrimination`);
     expect(got.flags, `${item.question_id} flags`).toEqual(item.flags);
     expect(
-      got.options?.map((o: ReferenceOption) => [o.option_id, o.count]),
+      got.options?.map((o) => [o.option_id, o.count]),
       `${item.question_id} options`,
     ).toEqual(item.options?.map((o) => [o.option_id, o.count]));
     item.options?.forEach((o, k) => {
       const what = `${item.question_id} option ${o.option_id}`;
-      close(got.options[k].share, o.share, `${what} share`);
-      close(got.options[k].mean_total, o.mean_total, `${what} mean_total`);
-      close(got.options[k].point_biserial, o.point_biserial, `${what} point_biserial`);
+      const option = got.options![k]!;
+      close(option.share, o.share, `${what} share`);
+      close(option.mean_total, o.mean_total, `${what} mean_total`);
+      close(option.point_biserial, o.point_biserial, `${what} point_biserial`);
     });
   });
 }

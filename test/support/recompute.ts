@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { Schema } from "./call";
 
 /**
  * Analytics recomputed from scratch with plain SQL over the submissions table (only
@@ -121,7 +122,7 @@ function expectRounded(actual: number | null, exact: number | null, decimals: nu
 }
 
 /** The API's quiz analytics equal the recomputed ones, field by field. */
-export function expectQuizAnalyticsMatch(api: any, exact: RecomputedQuiz): void {
+export function expectQuizAnalyticsMatch(api: Schema<"QuizAnalytics">, exact: RecomputedQuiz): void {
   expect(api.quiz_id).toBe(exact.quiz_id);
   expect(api.total_attempts, "total_attempts").toBe(exact.total_attempts);
   expect(api.unique_users, "unique_users").toBe(exact.unique_users);
@@ -131,11 +132,11 @@ export function expectQuizAnalyticsMatch(api: any, exact: RecomputedQuiz): void 
   expectRounded(api.stddev_score, exact.stddev_score, 2, "stddev_score");
   expect(api.score_distribution, "score_distribution").toEqual(exact.score_distribution);
   // Questions nobody has answered yet (added after the last grade) are listed by the API with zeros only.
-  const answered = (api.questions as any[]).filter((q) => q.attempts > 0);
+  const answered = api.questions.filter((q) => q.attempts > 0);
   expect(answered.map((q) => q.question_id).sort(), "questions with attempts").toEqual(
     exact.questions.map((q) => q.question_id).sort(),
   );
-  for (const q of api.questions as any[]) {
+  for (const q of api.questions) {
     const e = exact.questions.find((x) => x.question_id === q.question_id);
     if (!e) {
       expect(q, `question ${q.question_id} without graded answers`).toMatchObject({
@@ -154,7 +155,7 @@ export function expectQuizAnalyticsMatch(api: any, exact: RecomputedQuiz): void 
 }
 
 /** The API's user analytics equal the recomputed ones, field by field. */
-export function expectUserAnalyticsMatch(api: any, exact: RecomputedUser): void {
+export function expectUserAnalyticsMatch(api: Schema<"UserAnalytics">, exact: RecomputedUser): void {
   expect(api.user_id).toBe(exact.user_id);
   expect(api.total_attempts, "total_attempts").toBe(exact.total_attempts);
   expect(api.quizzes_taken, "quizzes_taken").toBe(exact.quizzes_taken);

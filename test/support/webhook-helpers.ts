@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import { call } from "../helpers";
+import { call } from "./call";
 
 // Deliveries go through the real local queue to the real HTTP receiver of test/webhook-receiver.ts
 // (WEBHOOK_RETRY_DELAYS_SECONDS is "1,1" in vitest.config.ts: three attempts, a second apart).

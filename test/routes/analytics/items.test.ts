@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem } from "../../helpers";
+import { call, expectProblem } from "../../support/call";
 import { expectItemAnalysisMatch, referenceItemAnalysis } from "../../support/item-analysis-reference";
 import { answersFor, ITEM_QUESTIONS } from "../../support/item-fixtures";
 
@@ -98,9 +98,9 @@ describe("item analysis", () => {
     const res = await call(`/v1/analytics/quiz/${quizId}/items`);
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ attempts: "all", n: 0, mean_points: null, stddev_points: null, reliability: null });
-    expect(res.json.items.map((i: { question_id: string }) => i.question_id)).toEqual(questionIds);
+    expect(res.json.items.map((i) => i.question_id)).toEqual(questionIds);
     const none = { count: 0, share: null, mean_total: null, point_biserial: null };
-    expect(res.json.items[1].options).toEqual([
+    expect(res.json.items[1]!.options).toEqual([
       { option_id: "a", ...none },
       { option_id: "b", ...none },
       { option_id: "c", ...none },
@@ -129,7 +129,7 @@ describe("item analysis", () => {
     // KR-20 = 3/2 · (1 − (10/16) / (5/4)) = 3/2 · 1/2 = 0.75.
     expect(res.json.reliability).toBeCloseTo(0.75, 6);
     expect(res.json.mean_points).toBe(1.5);
-    expect(res.json.items.map((i: { difficulty: number }) => i.difficulty)).toEqual([0.75, 0.5, 0.25]);
+    expect(res.json.items.map((i) => i.difficulty)).toEqual([0.75, 0.5, 0.25]);
   });
 
   it("attempts other than all or first, or another parameter: 400; an unknown quiz: 404", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../../helpers";
+import { call, expectProblem, seedApiKey } from "../../support/call";
 import { deliveries, eventually, hook, newUser, receivedAt, sleep, waitForRequests } from "../../support/webhook-helpers";
 
 /**
@@ -19,8 +19,8 @@ async function userCreatedEvent(): Promise<string> {
   const user = await newUser();
   expect(user.status).toBe(201);
   const events = await call("/v1/events?type=user.created&limit=1");
-  expect(events.json.events[0].data.object.id).toBe(user.json.id);
-  return events.json.events[0].id;
+  expect(events.json.events[0]!.data.object.id).toBe(user.json.id);
+  return events.json.events[0]!.id;
 }
 
 const redeliver = (eventId: string, auth: string, body: unknown = {}) => call(`/v1/events/${eventId}/redeliver`, { auth, body });

@@ -5,12 +5,12 @@ import { app } from "../../../src/app";
 import { REFRESH_GRACE_SECONDS } from "../../../src/auth/oauth-refresh";
 import { sha256Hex } from "../../../src/lib/crypto";
 import { kvKeys } from "../../../src/lib/kv-keys";
-import { BASE, call } from "../../helpers";
 import { type CountedCall, countingEnv } from "../../support/binding-counter";
+import { BASE, call } from "../../support/call";
 import { post } from "../../support/oauth-helpers";
 
 /**
- * CONTRACT §6, "Token families are exact under concurrency": the grant's state lives in D1 and
+ * docs/security.md, "Token families are exact under concurrency": the grant's state lives in D1 and
  * changes only by conditional updates, so concurrent refreshes and revocations cannot lose a
  * token or undo a revocation (src/auth/oauth-tokens.ts argues why).
  */

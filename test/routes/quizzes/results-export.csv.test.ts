@@ -5,7 +5,7 @@ import { call } from "../../helpers";
 import { csvCell, csvObjects, csvRows, exported, ndjsonRows } from "./results-export.fixtures";
 
 /**
- * The CSV of the results export (CONTRACT §14, RFC 4180, OWASP CSV injection): the writer as a
+ * The CSV of the results export (docs/api.md, RFC 4180, OWASP CSV injection): the writer as a
  * property, every record read back by csv-parse; and responses that are hard to write — commas,
  * quotes, CR and LF, a leading =, +, -, @, tab or CR — exported through the API and read back.
  */

@@ -58,7 +58,7 @@ export function ndjsonRows(text: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line));
 }
 
-/** The CSV cell an exported value must read back as (CONTRACT §14): the rule, restated for the tests. */
+/** The CSV cell an exported value must read back as (docs/api.md): the rule, restated for the tests. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number" || typeof value === "boolean") return String(value);

@@ -3,7 +3,7 @@ import { ANSWER_COLUMNS } from "../../../src/domain/results-export";
 import { csvObjects, csvRows, exported, grade, ndjsonRows, newUser, ok, submit } from "./results-export.fixtures";
 
 /**
- * GET /v1/quizzes/{id}/results/export (CONTRACT §14): `kept` marks the attempts each grading
+ * GET /v1/quizzes/{id}/results/export (docs/api.md): `kept` marks the attempts each grading
  * policy keeps, and they make the kept grade GET /v1/quizzes/{id}/grades answers; `since` selects
  * on graded_at, inclusive.
  */

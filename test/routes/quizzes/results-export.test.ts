@@ -20,7 +20,7 @@ import {
 } from "./results-export.fixtures";
 
 /**
- * GET /v1/quizzes/{id}/results/export (CONTRACT §14): every column equals what the API answers
+ * GET /v1/quizzes/{id}/results/export (docs/api.md): every column equals what the API answers
  * for the same submission (its results, the submission, the kept grade), in CSV read back by a
  * real parser and in NDJSON line by line; the refusals; rows in (created_at, id) order across
  * pages read one at a time. `kept` under every policy and `since`: results-export.kept.test.ts.

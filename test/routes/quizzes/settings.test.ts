@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, expectProblem, seedApiKey } from "../../helpers";
 
 /**
- * Attempts the server controls (CONTRACT §8), over HTTP: availability windows and deadlines at
+ * Attempts the server controls (docs/api.md), over HTTP: availability windows and deadlines at
  * their exact boundaries (the clock is frozen with vitest's fake Date, which the worker shares),
  * accommodations, pools and shuffling, grading policies and reveal policies per scope.
  */

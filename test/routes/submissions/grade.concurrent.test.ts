@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, seedApiKey } from "../../helpers";
+import { call, seedApiKey } from "../../support/call";
 import { expectItemAnalysisMatch, referenceItemAnalysis } from "../../support/item-analysis-reference";
 import {
   expectQuizAnalyticsMatch,
@@ -108,7 +108,7 @@ describe("POST /v1/submissions/{id}/grade, concurrently", () => {
 
     const quizAnalytics = await call(`/v1/analytics/quiz/${quizId}`, { auth: setup });
     expect(quizAnalytics.json).toMatchObject({ total_attempts: SUBMISSIONS, unique_users: USERS });
-    expect(quizAnalytics.json.questions.map((q: any) => q.attempts)).toEqual(questionIds.map(() => SUBMISSIONS));
+    expect(quizAnalytics.json.questions.map((q) => q.attempts)).toEqual(questionIds.map(() => SUBMISSIONS));
     expectQuizAnalyticsMatch(quizAnalytics.json, await recomputeQuizAnalytics(quizId));
     // Item analysis too, for every submission and for each user's first: ten attempts per user
     // graded at once make "first" change hands under the race.

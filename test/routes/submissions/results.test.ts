@@ -1,180 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { call, defaultKey, expectProblem, seedApiKey } from "../../helpers";
+import { call, defaultKey, expectProblem } from "../../support/call";
 import { expectQuizAnalyticsMatch, recomputeQuizAnalytics } from "../../support/recompute";
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const MISSING_SUB = "sub_01kamz3f7c9n0p8s6e5vwx2y4r";
-
-const tf = (correct: boolean, extra: Record<string, unknown> = {}) => ({
-  type: "true_false",
-  prompt: "True?",
-  correct,
-  ...extra,
-});
-
-async function createQuiz(questions: unknown[], settings: Record<string, unknown> = {}) {
-  const res = await call("/v1/quizzes", {
-    body: { title: `Results ${crypto.randomUUID()}`, settings: { show_correct_answers: true, ...settings }, questions },
-  });
-  expect(res.status, res.text).toBe(201);
-  const list = await call(`/v1/quizzes/${res.json.id}/questions?limit=100`);
-  expect(list.status, list.text).toBe(200);
-  return { id: res.json.id as string, ids: (list.json.questions as { id: string }[]).map((q) => q.id) };
-}
-
-async function createUser() {
-  const res = await call("/v1/users", { body: { name: "Student", email: `r-${crypto.randomUUID()}@example.com` } });
-  expect(res.status, res.text).toBe(201);
-  return res.json.id as string;
-}
-
-async function submit(quizId: string, answers: [string, unknown][], userId?: string) {
-  const body = {
-    user_id: userId ?? (await createUser()),
-    answers: answers.map(([question_id, response]) => ({ question_id, response })),
-  };
-  const res = await call(`/v1/quizzes/${quizId}/submissions`, { body });
-  expect(res.status, res.text).toBe(201);
-  return res.json.id as string;
-}
-
-async function grade(id: string) {
-  const res = await call(`/v1/submissions/${id}/grade`, { method: "POST" });
-  expect(res.status, res.text).toBe(200);
-  return res.json;
-}
-
-/** Results as a reader sees them (submissions:read only): the quiz's reveal policy applies. */
-let reader: Promise<string> | undefined;
-async function results(id: string, auth?: string) {
-  reader ??= seedApiKey(["submissions:read"], { name: "results reader" }).then((k) => k.key);
-  const res = await call(`/v1/submissions/${id}/results`, { auth: auth ?? (await reader) });
-  expect(res.status, res.text).toBe(200);
-  return res.json;
-}
-
-async function quizAnalytics(quizId: string) {
-  const res = await call(`/v1/analytics/quiz/${quizId}`);
-  expect(res.status, res.text).toBe(200);
-  return res.json;
-}
-
-/** Grades a fresh submission of `answers` and returns the grade. */
-const gradeAnswers = async (quizId: string, answers: [string, unknown][]) => grade(await submit(quizId, answers));
-
-describe("POST /v1/submissions/{id}/grade", () => {
-  it("→ 200 with every field of the contract", async () => {
-    const quiz = await createQuiz([tf(true), tf(true), tf(true), tf(false), tf(false)], {
-      feedback_bands: [
-        { min_score: 0, message: "Keep practising" },
-        { min_score: 50, message: "Good" },
-      ],
-    });
-    const id = await submit(quiz.id, [
-      [quiz.ids[0]!, true],
-      [quiz.ids[1]!, true],
-      [quiz.ids[2]!, false],
-      [quiz.ids[3]!, false],
-    ]);
-    const res = await call(`/v1/submissions/${id}/grade`, { method: "POST" });
-    expect(res.status, res.text).toBe(200);
-    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(res.json).toEqual({
-      submission_id: id,
-      score: 60,
-      feedback: "Good",
-      points_earned: 3,
-      points_possible: 5,
-      status: "graded",
-      graded_at: expect.stringMatching(ISO_MS),
-    });
-    const submission = (await call(`/v1/submissions/${id}`)).json;
-    expect(submission).toMatchObject({ status: "graded", score: 60, graded_at: res.json.graded_at });
-  });
-
-  it("is idempotent: a second call answers the same body, graded_at unchanged, counted once", async () => {
-    const quiz = await createQuiz([tf(true), tf(false)]);
-    const id = await submit(quiz.id, [[quiz.ids[0]!, true]]);
-    const first = await grade(id);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = await grade(id);
-    expect(second).toEqual(first);
-    const again = await grade(id);
-    expect(again).toEqual(first);
-    expect((await call(`/v1/submissions/${id}`)).json.graded_at).toBe(first.graded_at);
-    expect((await results(id)).graded_at).toBe(first.graded_at);
-    const analytics = await quizAnalytics(quiz.id);
-    expect(analytics.total_attempts).toBe(1);
-    expect(analytics.questions.map((q: any) => q.attempts)).toEqual([1, 1]);
-  });
-
-  it("points are exact: 0.1 + 0.2 points possible is 0.3", async () => {
-    const quiz = await createQuiz([tf(true, { points: 0.1 }), tf(true, { points: 0.2 })]);
-    expect(
-      await gradeAnswers(quiz.id, [
-        [quiz.ids[0]!, true],
-        [quiz.ids[1]!, true],
-      ]),
-    ).toMatchObject({
-      points_earned: 0.3,
-      points_possible: 0.3,
-      score: 100,
-    });
-    expect(await gradeAnswers(quiz.id, [[quiz.ids[0]!, true]])).toMatchObject({
-      points_earned: 0.1,
-      points_possible: 0.3,
-      score: 33.33,
-    });
-    expect(await gradeAnswers(quiz.id, [[quiz.ids[1]!, true]])).toMatchObject({
-      points_earned: 0.2,
-      points_possible: 0.3,
-      score: 66.67,
-    });
-  });
-
-  it("unanswered questions earn 0; no answers at all scores 0", async () => {
-    const quiz = await createQuiz([tf(true, { points: 3 }), tf(true)]);
-    expect(await gradeAnswers(quiz.id, [[quiz.ids[1]!, true]])).toMatchObject({
-      points_earned: 1,
-      points_possible: 4,
-      score: 25,
-    });
-    expect(await gradeAnswers(quiz.id, [])).toMatchObject({
-      points_earned: 0,
-      points_possible: 4,
-      score: 0,
-      feedback: "0 of 4 points (0%).",
-    });
-  });
-
-  it("feedback comes from the band with the highest min_score at or below the score, else states the points", async () => {
-    const bands = [
-      { min_score: 50, message: "Half way" },
-      { min_score: 100, message: "Perfect" },
-      { min_score: 80, message: "Great" },
-    ];
-    const quiz = await createQuiz([tf(true), tf(true), tf(true), tf(true), tf(true)], { feedback_bands: bands });
-    const expected: [number, string][] = [
-      [0, "0 of 5 points (0%)."],
-      [40, "2 of 5 points (40%)."],
-      [60, "Half way"],
-      [80, "Great"],
-      [100, "Perfect"],
-    ];
-    for (const [score, message] of expected) {
-      const right = quiz.ids.slice(0, score / 20).map((id): [string, unknown] => [id, true]);
-      const graded = await gradeAnswers(quiz.id, right);
-      expect(graded.score).toBe(score);
-      expect(graded.feedback, `score ${score}`).toBe(message);
-      expect((await results(graded.submission_id)).feedback).toBe(message);
-    }
-  });
-
-  it("unknown or malformed submission → 404", async () => {
-    expectProblem(await call(`/v1/submissions/${MISSING_SUB}/grade`, { method: "POST" }), 404, "not_found");
-    expectProblem(await call("/v1/submissions/sub_x/grade", { method: "POST" }), 404, "not_found");
-  });
-});
+import { createQuiz, createUser, grade, MISSING_SUB, quizAnalytics, results, submit, tf } from "./results.fixtures";
 
 describe("GET /v1/submissions/{id}/results", () => {
   const FIVE = [
@@ -304,14 +131,14 @@ describe("GET /v1/submissions/{id}/results", () => {
     await grade(id);
     const body = await results(id);
     expect(body).toMatchObject({ score: 11.76, points_earned: 1, points_possible: 8.5 });
-    expect(body.answers.map((a: any) => [a.response, a.correct, a.points_earned, a.points_possible])).toEqual([
+    expect(body.answers.map((a) => [a.response, a.correct, a.points_earned, a.points_possible])).toEqual([
       [null, false, 0, 2],
       [null, false, 0, 3],
       [false, true, 1, 1],
       [null, false, 0, 1],
       [null, false, 0, 1.5],
     ]);
-    expect(body.answers[0].feedback).toBe("Wrong");
+    expect(body.answers[0]!.feedback).toBe("Wrong");
   });
 
   it("correct_answer, and the feedback and explanation that are part of the key, only while the quiz's show_correct_answers is on", async () => {
@@ -329,14 +156,14 @@ describe("GET /v1/submissions/{id}/results", () => {
       call(`/v1/quizzes/${quiz.id}`, { method: "PATCH", body: { settings: { show_correct_answers: show } } });
     expect((await patch(true)).status).toBe(200);
     const shown = await results(id);
-    expect(shown.answers.map((a: any) => a.correct_answer)).toEqual([
+    expect(shown.answers.map((a) => a.correct_answer)).toEqual([
       "b",
       ["a", "c"],
       false,
       ["Rome", "Roma"],
       { value: 9.81, tolerance: 0.05 },
     ]);
-    expect(shown.answers.map((a: any) => [a.feedback, a.explanation])).toEqual([
+    expect(shown.answers.map((a) => [a.feedback, a.explanation])).toEqual([
       ["Right", "Because b."],
       ["Not quite", null],
       [null, null],
@@ -348,7 +175,7 @@ describe("GET /v1/submissions/{id}/results", () => {
     // A credential that may write quizzes sees keys whatever the policy.
     expect((await patch(false)).status).toBe(200);
     const writer = await results(id, await defaultKey());
-    expect(writer.answers.map((a: any) => a.correct_answer)).toEqual(shown.answers.map((a: any) => a.correct_answer));
+    expect(writer.answers.map((a) => a.correct_answer)).toEqual(shown.answers.map((a) => a.correct_answer));
 
     expect((await patch(false)).status).toBe(200);
     expect(await results(id)).toEqual(hidden);
@@ -395,7 +222,7 @@ describe("GET /v1/submissions/{id}/results", () => {
     const graded = await grade(openId);
     expect(graded).toMatchObject({ points_earned: 1, points_possible: 6, score: 16.67 });
     const now = await results(openId);
-    expect(now.answers.map((a: any) => [a.question_id, a.response, a.correct, a.points_earned, a.points_possible])).toEqual([
+    expect(now.answers.map((a) => [a.question_id, a.response, a.correct, a.points_earned, a.points_possible])).toEqual([
       [q1, false, true, 1, 1],
       [q3, 42, false, 0, 5],
     ]);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../../helpers";
+import { call, expectProblem, seedApiKey } from "../../support/call";
 import { expectItemAnalysisMatch, referenceItemAnalysis } from "../../support/item-analysis-reference";
 import {
   expectQuizAnalyticsMatch,
@@ -78,7 +78,7 @@ describe("essays and reviews", () => {
     const queue = await call(`/v1/quizzes/${quizId}/submissions?status=needs_review`);
     expect(queue.json.submissions.map((s: { id: string }) => s.id)).toEqual([submissionId]);
     const provisional = (await call(`/v1/submissions/${submissionId}/results`)).json;
-    expect(provisional.answers.map((a: any) => a.points_earned)).toEqual([1, null, null]);
+    expect(provisional.answers.map((a) => a.points_earned)).toEqual([1, null, null]);
 
     const first = await review(submissionId, ids[1]!, { points: 7.5, feedback: "Good depth." });
     expect(first.status, first.text).toBe(200);
@@ -90,7 +90,7 @@ describe("essays and reviews", () => {
     expect(last.json.graded_at).toEqual(expect.any(String));
     expect(await eventsOf("submission.graded", submissionId)).toBe(1);
     const results = (await call(`/v1/submissions/${submissionId}/results`)).json;
-    expect(results.answers.map((a: any) => [a.points_earned, a.correct, a.feedback])).toEqual([
+    expect(results.answers.map((a) => [a.points_earned, a.correct, a.feedback])).toEqual([
       [1, true, null],
       [7.5, false, "Good depth."],
       [5, true, null],
@@ -138,7 +138,7 @@ describe("essays and reviews", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const results = (await call(`/v1/submissions/${submissionId}/results`)).json;
-    expect(results.answers.map((a: any) => a.points_earned)).toEqual([0, 10, 5]);
+    expect(results.answers.map((a) => a.points_earned)).toEqual([0, 10, 5]);
     expect(results.score).toBe(93.75);
     await expectExact(quizId, [userId]);
   });
@@ -241,7 +241,7 @@ describe("essays and reviews", () => {
     for (const id of subs) expect(await eventsOf("submission.graded", id)).toBe(1);
     // Whatever the order, every stored answer is under the new key and every figure matches.
     const results = await Promise.all(subs.map(async (id) => (await call(`/v1/submissions/${id}/results`)).json));
-    expect(results.map((r) => r.answers[0].points_earned)).toEqual(subs.map(() => 0));
+    expect(results.map((r) => r.answers[0]!.points_earned)).toEqual(subs.map(() => 0));
     expect(results.map((r) => r.status)).toEqual(subs.map(() => "graded"));
     await expectExact(quizId, users);
   });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../src/lib/ids";
-import { call, expectProblem, seedApiKey } from "../../helpers";
+import { call, expectProblem, seedApiKey } from "../../support/call";
 import { hook, newUser, waitForRequests } from "../../support/webhook-helpers";
 
 /**
