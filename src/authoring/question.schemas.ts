@@ -16,7 +16,7 @@ const optionId = z
 
 /**
  * An object from ids to ids (a matching key). Not z.record alone: zod builds a record's output by
- * assignment and drops a `__proto__` key, and any valid id is data (CONTRACT §6b), so the record
+ * assignment and drops a `__proto__` key, and any valid id is data (docs/security.md), so the record
  * only checks the parsed JSON object, which is kept as it came.
  */
 const idMap = z

@@ -132,9 +132,9 @@ export const ITEM_FLAGS = [
 export type ItemFlag = (typeof ITEM_FLAGS)[number];
 
 /** Discrimination below this is low; difficulty above TOO_EASY or below TOO_HARD is flagged. */
-export const LOW_DISCRIMINATION = 0.2;
-export const TOO_EASY = 0.95;
-export const TOO_HARD = 0.2;
+const LOW_DISCRIMINATION = 0.2;
+const TOO_EASY = 0.95;
+const TOO_HARD = 0.2;
 
 /**
  * An item's flags from its figures: discrimination below 0 (negative) and below 0.2 (low — a

@@ -68,7 +68,7 @@ interface Context {
 interface Planned {
   row: SubmissionRow;
   regraded: Regraded;
-  /** CONTRACT §9's change: score or any points earned. */
+  /** docs/item-analysis.md's change: score or any points earned. */
   changed: boolean;
 }
 

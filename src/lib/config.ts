@@ -75,7 +75,7 @@ const text = z.string().catch("");
 
 const DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21600, 43200, 86400];
 const DEFAULT_WEBHOOK_DISABLE_AFTER_SECONDS = 3 * 24 * 3600;
-/** Eight attempts over about 23 hours (CONTRACT §15: up to 8 attempts over about a day). */
+/** Eight attempts over about 23 hours (docs/lti.md: up to 8 attempts over about a day). */
 const DEFAULT_LTI_PASSBACK_RETRY_DELAYS_SECONDS = [60, 300, 900, 3600, 7200, 21600, 50400];
 
 /** "30,120,600": whole seconds ≥ 0, at most 20 of them; anything else is the default schedule. */

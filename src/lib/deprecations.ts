@@ -6,7 +6,7 @@ import type { Context } from "hono";
  * answered with `Deprecation` (RFC 9745: the date it was deprecated) and `Sunset` (RFC 8594: the
  * date it may stop working, at least 90 days later) on every request that uses it.
  */
-export const DEPRECATIONS = {
+const DEPRECATIONS = {
   boolean_show_correct_answers: {
     what: "settings.show_correct_answers given as true or false",
     instead: 'the reveal policies "always" and "never"',
@@ -20,7 +20,7 @@ export type Deprecation = keyof typeof DEPRECATIONS;
 const POLICY_URL = "/docs";
 
 /** The headers of an answer to a request that used `what`. */
-export function deprecationHeaders(what: Deprecation): Record<string, string> {
+function deprecationHeaders(what: Deprecation): Record<string, string> {
   const { deprecatedAt, sunsetAt } = DEPRECATIONS[what];
   return {
     // RFC 9745 §2.1: a Structured Field Date, seconds since the epoch.

@@ -3,7 +3,7 @@ import { IMPORT_FORMATS, IMPORT_MEDIA_TYPES } from "../../interchange";
 import { idSchema } from "../../lib/ids";
 import { singleLineText } from "../../lib/text";
 
-/** An import's file is at most 10 MiB (CONTRACT §13), counted while it streams. */
+/** An import's file is at most 10 MiB (docs/import-export.md), counted while it streams. */
 const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 
 /** The body rules of POST /v1/imports, which the /v1 body guard applies instead of JSON's (src/app.ts). */

@@ -191,7 +191,7 @@ export const ImportJob = z
 
 /**
  * A job, by its type. A regrade's and a resync's `error` is a string, as it always was; an
- * import's failure carries a code (CONTRACT §13), so its `error` is `{ code, detail }`.
+ * import's failure carries a code (docs/import-export.md), so its `error` is `{ code, detail }`.
  */
 export const Job = z
   .discriminatedUnion("type", [RegradeJob, LtiResyncJob, ImportJob])
