@@ -1271,7 +1271,7 @@ export interface components {
         /**
          * @example {
          *       "name": "quiz-api",
-         *       "version": "0.1.0",
+         *       "version": "0.3.0",
          *       "docs": "/docs",
          *       "openapi": "/openapi.json"
          *     }
@@ -1281,7 +1281,7 @@ export interface components {
             name: string;
             /**
              * @description The deployed version (package.json).
-             * @example 0.1.0
+             * @example 0.3.0
              */
             version: string;
             /**

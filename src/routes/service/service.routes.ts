@@ -4,11 +4,11 @@ import { defineRoute, errorResponses } from "../../lib/openapi";
 const ServiceIndex = z
   .object({
     name: z.string().openapi({ example: "quiz-api" }),
-    version: z.string().openapi({ description: "The deployed version (package.json).", example: "0.1.0" }),
+    version: z.string().openapi({ description: "The deployed version (package.json).", example: "0.3.0" }),
     docs: z.string().openapi({ description: "The API reference page, on this origin.", example: "/docs" }),
     openapi: z.string().openapi({ description: "This OpenAPI document, on this origin.", example: "/openapi.json" }),
   })
-  .openapi("ServiceIndex", { example: { name: "quiz-api", version: "0.1.0", docs: "/docs", openapi: "/openapi.json" } });
+  .openapi("ServiceIndex", { example: { name: "quiz-api", version: "0.3.0", docs: "/docs", openapi: "/openapi.json" } });
 
 export const serviceIndex = defineRoute({
   operationId: "serviceIndex",
