@@ -1,7 +1,8 @@
 import { readdirSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
-import { quietWorkerdLog } from "./test/support/quiet-runtime";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { quietWorkerdLog } from "./test/support/quiet-runtime.ts";
 
 /**
  * One config, six projects (docs/testing.md says what each holds and how to run one):
@@ -61,6 +62,18 @@ const SLOW = [
   "test/lti/passback.test.ts",
   "test/fuzz.test.ts",
 ];
+/**
+ * The slow suites start first: they mostly wait, so the others run beside them and the run ends
+ * with the last of the quick files, not with a minute of retries started last. Otherwise vitest's
+ * order (earlier failures, then the longest files it has timed, then the largest).
+ */
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const slow = (file: TestSpecification) => (SLOW.some((path) => file.moduleId.endsWith(path)) ? 0 : 1);
+    return (await super.sort(files)).sort((a, b) => slow(a) - slow(b));
+  }
+}
+
 /** Pure rules, in Node: no runtime to start. */
 const NODE = ["test/domain/**/*.test.ts", "test/interchange/**/*.test.ts"];
 
@@ -116,6 +129,9 @@ export default defineConfig(async () => {
       // Vitest's default on this 2-core machine is one worker. Three: the slow suites mostly wait
       // (on retries, queues, the receiver), and a third runtime uses the cores while they do.
       maxWorkers: 3,
+      sequence: { sequencer: SlowFirst },
+      // A test is named in the output when it fails or takes over 10 s, not at vitest's 300 ms.
+      slowTestThreshold: 10_000,
       // A passing test's console output is not printed; a failing test's is, with the failure.
       silent: "passed-only" as const,
       projects: [

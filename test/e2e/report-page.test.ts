@@ -48,8 +48,6 @@ let adminKey: string;
 let readerKey: string;
 let quizId: string;
 let api: ReturnType<typeof apiClient>;
-/** Whether GET /v1/quizzes/{id}/results/export answers yet (§14); the downloads are checked against it when it does. */
-let exportAvailable: boolean;
 
 interface Session {
   context: BrowserContext;
@@ -155,11 +153,6 @@ async function apiFigures(key = adminKey) {
   return { analytics: analytics.json, items: items.json, questions: questions.json.questions as any[] };
 }
 
-/** A file in the export's shape (§14), for when this build does not serve the export yet. */
-const standInExport = (shape: string, format: string) =>
-  format === "csv"
-    ? `submission_id,user_id,${shape === "answers" ? "question_id," : ""}points_earned\r\nsub_1,user_1,${shape === "answers" ? "qst_1," : ""}1\r\n`
-    : `${JSON.stringify({ submission_id: "sub_1", user_id: "user_1", shape })}\n`;
 const raw = (v: number | null | undefined) => (v === null || v === undefined ? "" : String(v));
 const fixed = (v: number | null, digits: number) => (v === null ? "—" : v.toFixed(digits));
 
@@ -190,11 +183,6 @@ beforeAll(async () => {
   const reader = await api("/v1/api-keys", { body: { name: "report reader", scopes: ["quizzes:read", "analytics:read"] } });
   expect(reader.status).toBe(201);
   readerKey = reader.json.key;
-  const probe = await fetch(`${origin}/v1/quizzes/${quizId}/results/export?format=csv&shape=submissions`, {
-    headers: { Authorization: `Bearer ${adminKey}` },
-  });
-  await probe.arrayBuffer();
-  exportAvailable = probe.status === 200;
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }, SETUP_TIMEOUT_MS);
 
@@ -336,7 +324,7 @@ describe("/reports/ in a browser", () => {
         });
         expect(row.cells.n?.value).toBe(raw(item.n));
         expect(row.cells.question?.text).toBe(questions[i].prompt);
-        // Flags when the API sends them (§14), none invented when it does not.
+        // Flags when the API sends them (docs/api.md), none invented when it does not.
         expect(row.flags).toEqual(item.flags ?? []);
       }
 
@@ -445,28 +433,22 @@ describe("/reports/ in a browser", () => {
   );
 
   it(
-    "renders §14's distractor fields and flags whenever the item analysis carries them",
+    "renders the distractor fields and every flag as the item analysis gives them",
     async () => {
-      // The item analysis as the API answers it, with every distractor field and flag filled in
-      // (whether or not this build sends them yet): the page must show each as given.
+      // The item analysis as the API answers it, with every flag set on some item (the demo quiz
+      // raises only some of them): the page must show each as given.
       const { items } = await apiFigures();
       const enriched = {
         ...items,
         items: (items.items as any[]).map((item, i) => ({
           ...item,
-          flags: item.flags ?? [["too_easy"], [], ["too_hard", "negative_discrimination", "distractor_attracts_strong"]][i % 3],
-          ...(item.options
-            ? {
-                options: item.options.map((o: any, j: number) => ({
-                  ...o,
-                  share: o.share ?? o.count / item.n,
-                  mean_total: o.mean_total ?? (o.count === 0 ? null : 1.25 + j),
-                  point_biserial: o.point_biserial ?? (o.count === 0 ? null : 0.5 - j * 0.25),
-                })),
-              }
-            : {}),
+          flags: [["too_easy"], [], ["too_hard", "negative_discrimination", "distractor_attracts_strong"]][i % 3],
         })),
       };
+      // The distractor fields are the API's own: every option of a choice question carries them.
+      for (const item of enriched.items.filter((i: any) => i.options))
+        for (const option of item.options)
+          expect(Object.keys(option)).toEqual(expect.arrayContaining(["share", "mean_total", "point_biserial"]));
       const session = await open();
       const { page } = session;
       await page.route(`${origin}/v1/analytics/quiz/${quizId}/items`, (route) =>
@@ -530,27 +512,6 @@ describe("/reports/ in a browser", () => {
     async () => {
       const session = await open();
       const { page } = session;
-      // Until this build serves the export (§14), an answer in its shape stands in for it, so that
-      // the fetch-with-header and save-from-a-Blob path is exercised all the same.
-      if (!exportAvailable)
-        await page.route(
-          (url) => url.pathname === `/v1/quizzes/${quizId}/results/export`,
-          async (route) => {
-            const request = route.request();
-            const url = new URL(request.url());
-            const headers = await request.allHeaders();
-            session.requests.push({ url: url.href, method: request.method(), authorization: headers.authorization });
-            const format = url.searchParams.get("format");
-            await route.fulfill({
-              status: 200,
-              headers: {
-                "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
-                "content-disposition": `attachment; filename="stand-in-${url.searchParams.get("shape")}.${format}"`,
-              },
-              body: standInExport(url.searchParams.get("shape") ?? "", format ?? ""),
-            });
-          },
-        );
       await signIn(page, adminKey);
       await openDemoQuiz(page);
       for (const { shape, format } of EXPORTS) {
@@ -559,14 +520,10 @@ describe("/reports/ in a browser", () => {
         const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
         expect(download.url()).toMatch(/^blob:/);
         const saved = await readFile((await download.path()) as string, "utf8");
-        let body = standInExport(shape, format);
-        let disposition: string | null = `attachment; filename="stand-in-${shape}.${format}"`;
-        if (exportAvailable) {
-          const direct = await fetch(`${origin}${path}`, { headers: { Authorization: `Bearer ${adminKey}` } });
-          expect(direct.status).toBe(200);
-          body = await direct.text();
-          disposition = direct.headers.get("content-disposition");
-        }
+        const direct = await fetch(`${origin}${path}`, { headers: { Authorization: `Bearer ${adminKey}` } });
+        expect(direct.status).toBe(200);
+        const body = await direct.text();
+        const disposition = direct.headers.get("content-disposition");
         expect(saved).toBe(body);
         expect(saved.length).toBeGreaterThan(0);
         // Saved under the name the export gives (Content-Disposition), else <quiz id>-<shape>.<format>.
@@ -591,9 +548,7 @@ describe("/reports/ in a browser", () => {
       await page.locator("button.download").first().click();
       await expect
         .poll(() => page.locator(".download-status").textContent())
-        .toMatch(
-          exportAvailable ? /^Could not download .*\(insufficient_scope, 403\)$/ : /^Could not download .*\(not_found, 404\)$/,
-        );
+        .toMatch(/^Could not download .*\(insufficient_scope, 403\)$/);
       expect(await page.locator("#report-title").isVisible()).toBe(true);
       // Chromium logs the refused fetch as a console error: that one is expected.
       await expectClean(session, [/\/results\/export\?/]);
@@ -635,16 +590,11 @@ describe("/reports/ in a browser", () => {
 
       // A download: Tab to the first export button, Enter.
       await tabTo(page, "button.download");
-      if (exportAvailable) {
-        const [download] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")]);
-        expect(download.suggestedFilename()).toBeTruthy();
-      } else {
-        await page.keyboard.press("Enter");
-        await expect.poll(() => page.locator(".download-status").textContent()).toMatch(/^Could not download/);
-      }
+      const [download] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")]);
+      expect(download.suggestedFilename()).toBeTruthy();
       expect(await noHorizontalScroll(page)).toBe(true);
       await page.screenshot({ path: join(dir, "phone.png"), fullPage: true });
-      await expectClean(session, exportAvailable ? [] : [/\/results\/export\?/]);
+      await expectClean(session);
     },
     TEST_TIMEOUT_MS,
   );
