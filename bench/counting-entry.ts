@@ -1,5 +1,5 @@
 // Bench-only entry: the app, with env.DB and env.KV wrapped so that their calls are counted
-// (test/binding-counter.ts: the same units as the cost tests) and the queues' sends noted. Built
+// (test/support/binding-counter.ts: the same units as the cost tests) and the queues' sends noted. Built
 // into its own bundle; the production bundle is untouched.
 //
 // - Every response carries X-Bench-Counts, JSON of the calls made between the request's arrival
@@ -11,9 +11,9 @@
 //   the credential costs around it — the API-key lookup (v1:apikey: in KV, api_keys by key_hash
 //   in D1), access-token reads (v1:at:), rate-limit counters (v1:rl:) and usage flushes
 //   (api_key_usage). The credential's part depends on its request rate, not on the endpoint:
-//   POST /__bench/credential plays it on a virtual clock (test/credential-simulation.ts).
+//   POST /__bench/credential plays it on a virtual clock (test/support/credential-simulation.ts).
 // - rowsRead / rowsWritten: what D1 reports (meta.rows_read, meta.rows_written) for every
-//   statement (rowNoting of test/binding-counter.ts: raw() and first() drop meta, the binding's
+//   statement (rowNoting of test/support/binding-counter.ts: raw() and first() drop meta, the binding's
 //   answers hold it).
 // - The queues' consumer and the cron run with the same counted bindings when this worker is served
 //   as the main worker (the exam-end burst, bench/suite-burst.ts); POST /__bench/scheduled runs the

@@ -1,6 +1,6 @@
 // The soak's analytics check (scripts/soak.ts): the API's quiz and user analytics against a
 // recomputation from the submissions table. Same definitions and the same SQL as
-// test/recompute.ts (which runs inside workerd, so it cannot be imported here), grouped so that
+// test/support/recompute.ts (which runs inside workerd, so it cannot be imported here), grouped so that
 // one `wrangler d1 execute` recomputes every quiz and user at once.
 
 export interface QuizAnalytics {
@@ -52,7 +52,7 @@ const roundTo = (value: number, decimals: number) => Math.round(value * 10 ** de
 /**
  * The API rounds to `decimals` places; `actual` must be the exact value rounded the same way
  * (within 1e-9), or either neighbour when the exact value sits on a rounding midpoint (as in
- * test/recompute.ts's expectRounded).
+ * test/support/recompute.ts's expectRounded).
  */
 function rounded(actual: number | null | undefined, exact: number | null, decimals: number): boolean {
   if (exact === null || actual === null || actual === undefined) return (actual ?? null) === exact;

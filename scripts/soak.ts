@@ -7,7 +7,7 @@
 // midway and switch to the new one, get OAuth tokens and refresh them — then checks invariants
 // directly in the local D1 (`wrangler d1 execute --local --persist-to`): no lost and no duplicate
 // submissions, every grade answer equal to the stored score, analytics equal to a recomputation
-// from the submissions table (test/recompute.ts's definitions), no 5xx. Exits non-zero on any
+// from the submissions table (test/support/recompute.ts's definitions), no 5xx. Exits non-zero on any
 // failure. The clients make far more than the default 600 requests a minute per credential, so
 // the rate limits are raised with --var (printed).
 import { type ChildProcess, spawn } from "node:child_process";

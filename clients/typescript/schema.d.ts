@@ -1702,7 +1702,7 @@ export interface components {
             id?: string;
             /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
             text: string;
-            /** @description Shown with this option's result when the reveal policy shows the key (§13); part of the key, so hidden from credentials without quizzes:write. */
+            /** @description Shown with this option's result when the reveal policy shows the key; part of the key, so hidden from credentials without quizzes:write. */
             feedback?: string;
         };
         /**
@@ -2270,7 +2270,7 @@ export interface components {
             };
         };
         /**
-         * @description As a credential with quizzes:write sees it. To any other credential the key is hidden (§6b): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.
+         * @description As a credential with quizzes:write sees it. To any other credential the key is hidden (docs/security.md): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.
          * @example {
          *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
          *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
@@ -2368,7 +2368,7 @@ export interface components {
         ChoiceOption: {
             id: string;
             text: string;
-            /** @description Shown with this option's result when the reveal policy shows the key (§13); part of the key, so hidden from credentials without quizzes:write. */
+            /** @description Shown with this option's result when the reveal policy shows the key; part of the key, so hidden from credentials without quizzes:write. */
             feedback?: string;
         };
         Option: {

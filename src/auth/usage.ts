@@ -8,7 +8,7 @@ import { confirmApiKeys } from "./api-keys";
 /**
  * API key usage is counted in isolate memory and written to D1 behind the responses, one batch
  * per write, at most `flushDelayMs` (USAGE_FLUSH_SECONDS, 55 s by default) after the first request
- * it holds: usage is current within the 60 s §3 allows, and a key in use costs one write batch per
+ * it holds: usage is current within the 60 s docs/api.md promises, and a key in use costs one write batch per
  * 55 s or so whatever its rate (a D1 row written costs what a million rows read do). No request
  * waits on it. An isolate evicted before a write loses what it held.
  *

@@ -31,7 +31,7 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
     const list = source[field] as { id?: string; text: string; feedback?: string }[] | undefined;
     if (!list) continue;
     const ids = listIds(list, RANDOM_ID_LISTS.includes(field));
-    // A choice option's feedback (§13) is kept in the definition beside its text: results show it per version.
+    // A choice option's feedback is kept in the definition beside its text: results show it per version.
     definition[field] = list.map((o, i) => ({
       id: ids[i],
       text: o.text,
@@ -129,7 +129,7 @@ export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Questi
  */
 export const questionEventObject = (row: QuestionRow) => withoutAnswerKey(serializeQuestion(row, false));
 
-/** 400 for questions whose answers could overflow a submission's row (§6), at `path`. */
+/** 400 for questions whose answers could overflow a submission's row (docs/security.md, bounded rows), at `path`. */
 export const rowBudgetExceeded = (path: string) =>
   validationFailed([
     {

@@ -44,8 +44,8 @@ const points = z
 const OptionInput = z.strictObject({ id: optionId.optional(), text: singleLineText(1000) }).openapi("OptionInput");
 const Option = z.object({ id: z.string(), text: z.string() }).openapi("Option");
 const OPTION_FEEDBACK =
-  "Shown with this option's result when the reveal policy shows the key (§13); part of the key, so hidden from credentials without quizzes:write.";
-/** A choice question's option, which may carry feedback of its own (§13); items, prompts and choices do not. */
+  "Shown with this option's result when the reveal policy shows the key; part of the key, so hidden from credentials without quizzes:write.";
+/** A choice question's option, which may carry feedback of its own; items, prompts and choices do not. */
 const ChoiceOptionInput = z
   .strictObject({
     id: optionId.optional(),
@@ -610,6 +610,6 @@ export const Question = z
   .openapi("Question", {
     example: QUESTION_EXAMPLE,
     description:
-      "As a credential with quizzes:write sees it. To any other credential the key is hidden (§6b): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.",
+      "As a credential with quizzes:write sees it. To any other credential the key is hidden (docs/security.md): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.",
   });
 export type Question = z.infer<typeof Question>;

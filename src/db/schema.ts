@@ -42,7 +42,7 @@ export const questions = sqliteTable(
     explanation: text("explanation"),
     /** The pool the question belongs to (a label); null: presented in every submission. */
     pool: text("pool"),
-    /** An author's name for the question (§13); not part of grading, so a change makes no new version. */
+    /** An author's name for the question (docs/import-export.md); not part of grading, so a change makes no new version. */
     title: text("title"),
     /** Labels for finding questions (`?tag=`), a JSON array; not part of grading either. */
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default([]),

@@ -12,7 +12,7 @@ export interface SubmittedAnswer {
   response: unknown;
 }
 
-/** The longest short-text response, in UTF-16 code units (§6: rows stay bounded). */
+/** The longest short-text response, in UTF-16 code units (docs/security.md: rows stay bounded). */
 export const MAX_SHORT_TEXT_RESPONSE_LENGTH = 1_000;
 /** The longest essay, in UTF-16 code units. */
 const MAX_ESSAY_LENGTH = 20_000;
@@ -121,7 +121,7 @@ export function isResponseValidFor(question: GradableQuestion, response: unknown
 /**
  * The most a question's answer and its graded result can add to a submission's row, in bytes of
  * UTF-8 JSON (3 bytes per UTF-16 code unit at most; ids ≤ 64 characters). A quiz whose questions
- * add up to more than ANSWER_ROW_BUDGET is refused (§6: every row stays under D1's 1 000 000 bytes).
+ * add up to more than ANSWER_ROW_BUDGET is refused (docs/security.md: every row stays under D1's 1 000 000 bytes).
  */
 export function answerRowBytes(question: GradableQuestion): number {
   const ENTRY = 260; // {"question_id":…,"response":…} and its results entry, without the response
@@ -159,7 +159,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * What is wrong with a submission's answers, as field errors (none when they are acceptable):
  * each answer must name a question of the quiz, once, with a response that fits the question,
- * so what is stored is bounded by the quiz's questions (§6).
+ * so what is stored is bounded by the quiz's questions (docs/security.md).
  */
 export function answerProblems(answers: readonly SubmittedAnswer[], questions: readonly GradableQuestion[]): FieldError[] {
   const byId = new Map(questions.map((q) => [q.id, q]));

@@ -71,7 +71,7 @@ export interface DrawableQuestion {
   pool: string | null;
   /** The ids a submission puts in its own order: a choice question's options, an ordering's items, a matching's choices. */
   options?: string[];
-  /** Ordered by every submission, whatever shuffle_options says (ordering and matching: §6b). */
+  /** Ordered by every submission, whatever shuffle_options says (ordering and matching: docs/security.md). */
   alwaysShuffled?: boolean;
 }
 
@@ -102,7 +102,7 @@ export function drawableQuestion(question: {
  * no entry names), plus `pick` questions drawn from each named pool; in the quiz's order, or
  * shuffled; each choice question's options in their own order when the quiz shuffles options,
  * and every ordering's items and matching's choices in their own order always, so that the order
- * a submission sees tells nothing of the key (§6b). Every draw and order is uniform.
+ * a submission sees tells nothing of the key (docs/security.md). Every draw and order is uniform.
  */
 export function presentQuestions(
   questions: readonly DrawableQuestion[],
@@ -178,7 +178,7 @@ export function canStillAnswer(
 /**
  * Whether results show answer keys under the quiz's reveal policy (quizzes:write sees them
  * always). "after_last_attempt" and "after_due" never reveal while the user can still answer
- * (§6b): with unlimited attempts and no window's end, they never reveal.
+ * (docs/security.md): with unlimited attempts and no window's end, they never reveal.
  */
 export function policyReveals(facts: RevealFacts): boolean {
   switch (facts.policy) {

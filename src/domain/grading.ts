@@ -47,7 +47,7 @@ export interface GradeResult {
   score: number;
   points_earned: number;
   points_possible: number;
-  /** The matching band's message, else the points sentence: never empty (§2). */
+  /** The matching band's message, else the points sentence: never empty (docs/api.md). */
   feedback: string;
   answers: AnswerResult[];
   /** An answered essay waits for its review: the submission is not graded yet. */

@@ -36,7 +36,7 @@ export const TYPE_FIELDS: Record<QuestionType, readonly string[]> = {
 interface ChoiceOption {
   id: string;
   text: string;
-  /** A choice option's own feedback (§13): shown with its result once the key is revealed; never graded. */
+  /** A choice option's own feedback (docs/import-export.md): shown with its result once the key is revealed; never graded. */
   feedback?: string;
 }
 
@@ -136,7 +136,7 @@ export interface StoredQuestion {
   definition: Record<string, unknown>;
   /** The pool the question is drawn from (quiz settings.pools); null: always presented. */
   pool?: string | null;
-  /** An author's name and labels (§13); not part of grading. */
+  /** An author's name and labels (docs/import-export.md); not part of grading. */
   title?: string | null;
   tags?: string[];
 }
@@ -153,7 +153,7 @@ export function gradedDefinition(definition: Record<string, unknown>): Record<st
 
 /**
  * Lists whose ids, when the author leaves them out, are random rather than a, b, … by position: an
- * ordering's items and a matching's choices, whose listed order would otherwise state the key (§6b).
+ * ordering's items and a matching's choices, whose listed order would otherwise state the key (docs/security.md).
  */
 export const RANDOM_ID_LISTS: readonly string[] = ["items", "choices"];
 

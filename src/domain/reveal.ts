@@ -6,7 +6,7 @@ import type { GradableQuestion, QuestionFeedback } from "./questions";
  * Who sees answer keys, in one place. A question's key is shown only to credentials that could
  * have written it (quizzes:write); a graded submission's results show each answer's key
  * (`correct_answer`) when the quiz's reveal policy says so, to whoever may read the results.
- * The key is more than the right answers (§6b): a question's feedback and explanation and any
+ * The key is more than the right answers (docs/security.md): a question's feedback and explanation and any
  * option's feedback tell it too, and so would an ordering's items or a matching's choices listed
  * in the key's order, so until the key is revealed they are hidden or listed by id.
  */
@@ -86,7 +86,7 @@ export function withAnswerKey<T extends object>(
 }
 
 /**
- * The feedback of each option a response chose (§13), as a result shows it: only when the
+ * The feedback of each option a response chose (docs/import-export.md), as a result shows it: only when the
  * results reveal the key (option feedback is part of it), only for choice questions, and only
  * options that have feedback, in the question's order; undefined when there is none to show.
  */

@@ -5,7 +5,7 @@ import { type SQL, sql } from "drizzle-orm";
  * in values is deadlineFor, domain/attempts.ts). D1 runs batches one at a time, so a submission
  * created in one batch and a settings change made in another meet in one order or the other:
  * either the creation reads the new settings, or the change's batch finds the new submission and
- * moves its deadline. No open submission keeps a deadline later than the settings allow (§6b).
+ * moves its deadline. No open submission keeps a deadline later than the settings allow (docs/security.md).
  */
 
 /** The latest deadline `settings` (a quizzes.settings JSON) allow a submission created at `createdAt` with `extraSeconds` of extra time. */

@@ -9,7 +9,7 @@ import { fieldErrors } from "../lib/validation";
  * What an import writes, decided item by item in source order: each question the reader made is
  * validated again by the API's own input schema (the readers aim to make only valid questions;
  * this makes sure), then given a place while the quiz has room (200 questions) and its answers
- * keep every submission's row within the budget (§6's bounded rows). An item that fails any of
+ * keep every submission's row within the budget (docs/security.md, bounded rows). An item that fails any of
  * these is skipped with the reason; the others become rows, positions after the quiz's last.
  */
 

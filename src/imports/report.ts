@@ -2,7 +2,7 @@ import type { ImportFormat, ImportJobResult, ImportReportLine } from "../domain/
 
 /**
  * A finished import's result, kept in its job's row: one report line per source item. Rows stay
- * under D1's size limit by construction (§6): an import reads at most MAX_ITEMS items, and the
+ * under D1's size limit by construction (docs/security.md, bounded rows): an import reads at most MAX_ITEMS items, and the
  * report is shortened until its JSON fits REPORT_MAX_BYTES — first long notes are cut, then
  * titles and all but each item's first note go, at last every note (a line then says how many
  * there were). Counts are never shortened.

@@ -1,7 +1,7 @@
 /**
  * The last step of every reader: a question as the source gave it becomes a question the API
  * accepts, or a skipped item saying why. Texts are trimmed (single-line ones folded onto one
- * line) and judged by the §6 text rules; lengths and counts are the API's own limits.
+ * line) and judged by the text rules of docs/security.md; lengths and counts are the API's own limits.
  */
 import { textProblem } from "../lib/text";
 import type { BlankInput, ImportedItem, OptionInput, QuestionInput } from "./types";
@@ -31,7 +31,7 @@ export const fromQtiId = (raw: string | undefined, fallback: string) => safeId(r
 /** a, b, … z, then a1 … : ids by position for lists whose order the learner sees anyway. */
 export const letterId = (i: number) => String.fromCharCode(97 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : "");
 
-/** Ids no one can tell the key from (§6b): for ordering items and matching choices without source ids. */
+/** Ids no one can tell the key from (docs/security.md): for ordering items and matching choices without source ids. */
 export function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return Array.from(bytes, (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");

@@ -1,5 +1,5 @@
 /**
- * Rich content reduced to the service's plain text, with each loss named for the report (§13:
+ * Rich content reduced to the service's plain text, with each loss named for the report (docs/import-export.md:
  * "dropped image or math", "HTML reduced to text"). Paragraphs and line breaks survive as line
  * breaks; images, formulas and media are dropped; other markup keeps only its text.
  */

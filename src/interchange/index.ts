@@ -1,7 +1,7 @@
 /**
  * Question banks in and out (docs/import-export.md), as values: `readQuestionBank` turns an upload into
  * question inputs with their report, `exportQuiz` turns a quiz into a file. Neither does I/O; the
- * HTTP layer stores, queues and answers. Refusals are InterchangeErrors with §13's codes.
+ * HTTP layer stores, queues and answers. Refusals are InterchangeErrors with the codes of docs/import-export.md.
  */
 import { readAiken } from "./aiken";
 import { LIMITS, skip } from "./check";
@@ -19,7 +19,7 @@ export { exportQuiz, fileSlug } from "./export";
 export type * from "./types";
 export const EXPORT_FORMATS = ["qti3", "qti21", "gift", "moodle_xml"] as const satisfies readonly ExportFormat[];
 
-/** The upload media types §13 lists; anything else is a 415 before any reading. */
+/** The upload media types docs/import-export.md lists; anything else is a 415 before any reading. */
 export const IMPORT_MEDIA_TYPES = ["application/zip", "application/xml", "text/xml", "text/plain"] as const;
 
 /** The root element's name, past the XML declaration, comments, processing instructions and any DOCTYPE. */

@@ -1,5 +1,5 @@
 /**
- * QTI interactions → the service's question types (§13): choice → single or multiple choice (two
+ * QTI interactions → the service's question types (docs/import-export.md): choice → single or multiple choice (two
  * choices reading true/false → true_false), one text entry → short text or numeric, several text
  * entries or inline choices → fill in the blanks, gap match → fill in the blanks (approximated),
  * order → ordering, match → matching, associate → matching (approximated), extended text → essay.

@@ -1,6 +1,6 @@
 /**
  * One QTI assessment item (2.1, 2.2 or 3.0, names already in QTI 2 form) → a question. The
- * interactions decide the type (§13's mapping); the correct response and mapping give the key;
+ * interactions decide the type (docs/import-export.md's mapping); the correct response and mapping give the key;
  * the item's response processing, run on probe responses, decides between "imported" and
  * "approximated"; points are MAXSCORE, else SCORE's normal-maximum, else the correct response's score.
  */

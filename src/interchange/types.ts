@@ -9,7 +9,7 @@ import type { QuestionType } from "../domain/questions";
 export type { ImportFormat };
 export type ExportFormat = "qti3" | "qti21" | "gift" | "moodle_xml";
 
-/** A choice option, ordering item, matching prompt or choice; choice options may carry feedback (§13). */
+/** A choice option, ordering item, matching prompt or choice; choice options may carry feedback (docs/import-export.md). */
 export interface OptionInput {
   id: string;
   text: string;
@@ -28,7 +28,7 @@ interface CommonInput {
 export type Scoring = "all_or_nothing" | "partial";
 
 /**
- * A question input as `POST /v1/quizzes/{id}/questions` accepts it, with §13's `title`, `tags`
+ * A question input as `POST /v1/quizzes/{id}/questions` accepts it, with docs/import-export.md's `title`, `tags`
  * and option `feedback`. Readers always give ids, so what is graded is what the report describes.
  */
 export type QuestionInput = CommonInput &
@@ -58,7 +58,7 @@ export interface BlankInput {
 
 type ReportStatus = "imported" | "approximated" | "skipped";
 
-/** One source item's line in an import's report (§13), before the question is written. */
+/** One source item's line in an import's report (docs/import-export.md), before the question is written. */
 export interface ReportEntry {
   source_id: string;
   title?: string;
@@ -80,7 +80,7 @@ export interface ImportResult {
   items: ImportedItem[];
 }
 
-/** An option as the API returns it, with §13's feedback. */
+/** An option as the API returns it, with docs/import-export.md's feedback. */
 interface QuizOption {
   id: string;
   text: string;

@@ -26,7 +26,7 @@ interface RegradeResultBody {
 
 /**
  * A job as GET /v1/jobs/{id} answers it, by type. Regrades and resyncs report a failure as a
- * string, as they always have; an import's failure carries its code (§13): `{ code, detail }`,
+ * string, as they always have; an import's failure carries its code (docs/import-export.md): `{ code, detail }`,
  * from `error_code` and `error` (a failure without a code is the service's: internal_error).
  */
 export function serializeJob(row: JobRow) {

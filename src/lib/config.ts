@@ -56,7 +56,7 @@ const DEFAULT_ANONYMOUS_RATE_LIMIT_REQUESTS = 60;
 const DEFAULT_TOKEN_RATE_LIMIT_REQUESTS = 60;
 const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
 /**
- * Usage must be current within 60 s of the requests it counts (§3): held at most 55 s, which
+ * Usage must be current within 60 s of the requests it counts (docs/api.md): held at most 55 s, which
  * leaves the write's own time and a late timer well inside the minute (src/auth/usage.ts).
  */
 const DEFAULT_USAGE_FLUSH_SECONDS = 55;

@@ -58,7 +58,7 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
   const questionRows = (input.questions ?? []).map((q, i) => questionRow(quiz.id, q, i + 1, now));
   checkSettings(input.settings, poolSizes(questionRows));
   if (questionRows.reduce((sum, row) => sum + row.answerBytes, 0) > ANSWER_ROW_BUDGET) throw rowBudgetExceeded("questions");
-  // The event carries the quiz as this request answers it (§7), question ids included.
+  // The event carries the quiz as this request answers it (docs/webhooks.md), question ids included.
   const created = { ...serializeQuiz(quiz, questionRows.length), question_ids: questionRows.map((row) => row.id) };
   await db.$client.batch([
     prepared(db, db.insert(quizzes).values(quiz)),
@@ -104,7 +104,7 @@ const unchangedSince = (read: { quiz: QuizRow; questionCount: number }) =>
  * as read; a quiz changed meanwhile is read again, so patches of different fields each keep
  * the other's change and each event's previous_attributes are the values its change replaced.
  * A window that ends sooner or a shorter time limit moves the deadlines of the quiz's open
- * submissions in the same batch (§6b); the cron grades them once past.
+ * submissions in the same batch (docs/security.md); the cron grades them once past.
  */
 export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof QuizPatch>) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {

@@ -16,7 +16,7 @@ type QuestionVersionRow = typeof questionVersions.$inferSelect;
  * The graded submission with per-answer detail: responses from the stored answers; type,
  * feedback, explanation and key from the question version each answer was graded against
  * (one round trip: the versions are found through the results' references). The key, and the
- * question's feedback and explanation that are part of it (§6b), only where the reveal policy
+ * question's feedback and explanation that are part of it (docs/security.md), only where the reveal policy
  * shows it to this credential.
  */
 export async function getResults(db: Database, id: string, scopes: readonly string[]) {

@@ -99,7 +99,7 @@ export async function createSubmission(
   // One statement numbers the attempt and enforces max_attempts, so concurrent submissions by
   // one user cannot both take the last attempt (the unique index backs this up). The same
   // statement reads the window and the deadline from the quiz's settings as they stand when the
-  // batch runs, so a settings change racing it either applies to it or finds it (§6b). The
+  // batch runs, so a settings change racing it either applies to it or finds it (docs/security.md). The
   // event is written only if it inserted, and then given the attempt number and the deadline.
   const [inserted] = await db.$client
     .batch<{ attempt: number; deadline_at: string | null }>([
