@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import { quietWorkerdLog } from "./test/support/quiet-runtime.ts";
+import { quietWorkerdLog } from "./test/support/quiet-runtime";
 
 /**
  * One config, six projects (docs/testing.md says what each holds and how to run one):

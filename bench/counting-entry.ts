@@ -86,22 +86,22 @@ function counting(queue: Queue): Queue {
 let counted: { from: Env; env: CountingEnv } | undefined;
 
 function countingFor(env: Env): CountingEnv {
-  if (counted?.from !== env)
-    counted = {
-      from: env,
-      env: countingEnv({
-        ...env,
-        DB: preparing(
-          rowNoting(env.DB, (sql, read, written) => {
-            const part = isCredentialSql(sql) ? rows.credential : rows.own;
-            part.rowsRead += read;
-            part.rowsWritten += written;
-          }),
-        ),
-        EVENTS_QUEUE: counting(env.EVENTS_QUEUE),
-        JOBS_QUEUE: counting(env.JOBS_QUEUE),
+  if (counted?.from !== env) {
+    const wrapped = countingEnv({
+      ...env,
+      DB: rowNoting(env.DB, (sql, read, written) => {
+        const part = isCredentialSql(sql) ? rows.credential : rows.own;
+        part.rowsRead += read;
+        part.rowsWritten += written;
       }),
-    };
+      EVENTS_QUEUE: counting(env.EVENTS_QUEUE),
+      JOBS_QUEUE: counting(env.JOBS_QUEUE),
+    });
+    // Outermost: countingEnv copies the binding it is given (to read D1's answers), which would
+    // step past a proxy underneath it.
+    wrapped.env.DB = preparing(wrapped.env.DB);
+    counted = { from: env, env: wrapped };
+  }
   return counted.env;
 }
 
