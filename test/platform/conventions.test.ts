@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem } from "../helpers";
+import { call, callRaw, expectProblem } from "../support/call";
 
 const ULID_LIKE = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
 
@@ -202,7 +202,7 @@ describe("path ids and unknown routes", () => {
       "/v1/users/nope",
       "/v1/quizzes/quiz_01kamz3f7c9n0p8s6e5vwx2y4r/questions/nope",
     ]) {
-      const res = await call(path);
+      const res = await callRaw(path);
       expectProblem(res, 404, "not_found");
     }
   });
@@ -214,13 +214,13 @@ describe("path ids and unknown routes", () => {
   });
 
   it("an unknown path → 404", async () => {
-    expectProblem(await call("/v1/nothing-here"), 404, "not_found");
-    expectProblem(await call("/nothing"), 404, "not_found");
-    expectProblem(await call("/v2/quizzes"), 404, "not_found");
+    expectProblem(await callRaw("/v1/nothing-here"), 404, "not_found");
+    expectProblem(await callRaw("/nothing"), 404, "not_found");
+    expectProblem(await callRaw("/v2/quizzes"), 404, "not_found");
   });
 
   it("a wrong method on a known path → 405 with Allow", async () => {
-    const res = await call("/v1/quizzes", { method: "PUT", body: { title: "x" } });
+    const res = await callRaw("/v1/quizzes", { method: "PUT", body: { title: "x" } });
     expectProblem(res, 405, "method_not_allowed");
     const allow = res.headers.get("allow")?.split(/,\s*/) ?? [];
     expect(allow).toEqual(expect.arrayContaining(["GET", "POST"]));
@@ -229,13 +229,13 @@ describe("path ids and unknown routes", () => {
   });
 
   it("405 on an item path lists its methods", async () => {
-    const res = await call("/v1/users/user_01kamz3f7c9n0p8s6e5vwx2y4r", { method: "POST", body: {} });
+    const res = await callRaw("/v1/users/user_01kamz3f7c9n0p8s6e5vwx2y4r", { method: "POST", body: {} });
     expectProblem(res, 405, "method_not_allowed");
     expect(res.headers.get("allow")?.split(/,\s*/)).toEqual(expect.arrayContaining(["GET", "PATCH", "DELETE"]));
   });
 
   it("405 on /health", async () => {
-    const res = await call("/health", { method: "DELETE" });
+    const res = await callRaw("/health", { method: "DELETE" });
     expectProblem(res, 405, "method_not_allowed");
     expect(res.headers.get("allow")?.split(/,\s*/)).toContain("GET");
   });
@@ -252,7 +252,7 @@ describe("GET /health", () => {
 
 describe("GET /docs", () => {
   it("→ 200 HTML that points at the OpenAPI document", async () => {
-    const res = await call("/docs");
+    const res = await callRaw("/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     expect(res.text).toContain("/openapi.json");
@@ -269,7 +269,7 @@ describe("identifiers and timestamps", () => {
     expect(quiz.json.id.slice(5)).toMatch(ULID_LIKE);
     expect(quiz.json.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const questions = await call(`/v1/quizzes/${quiz.json.id}/questions`);
-    expect(questions.json.questions[0].id).toMatch(/^qst_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
+    expect(questions.json.questions[0]!.id).toMatch(/^qst_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
     const user = await call("/v1/users", { body: { name: "Id", email: `id-${crypto.randomUUID()}@example.com` } });
     expect(user.json.id).toMatch(/^user_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
   });

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../helpers";
+import { call, expectProblem, type KnownPath, seedApiKey } from "../support/call";
 
 let n = 0;
 const uniqueEmail = () => `idem-${Date.now()}-${n++}@example.com`;
-const post = (path: string, body: unknown, key: string, auth?: string) =>
+const post = <P extends KnownPath>(path: P, body: unknown, key: string, auth?: string) =>
   call(path, { body, headers: { "Idempotency-Key": key }, ...(auth ? { auth } : {}) });
 
 async function usersWithEmail(email: string) {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, seedApiKey } from "../helpers";
+import { type AnswerOf, call, callRaw, type KnownPath, seedApiKey } from "../support/call";
 
 /**
  * Every request example of the document is a request the API accepts: each operation with a
@@ -34,7 +34,7 @@ const RECEIVER_HOOK = `${env.WEBHOOK_RECEIVER_URL}/hook/ok-examples`;
 /** The documentation's example receiver, which resolves nowhere. */
 const EXAMPLE_HOOK = /^https:\/\/hooks\.example\.com\//;
 
-async function created(path: string, body: unknown) {
+async function created<P extends KnownPath>(path: P, body: unknown): Promise<AnswerOf<P, { body: unknown }>["json"]> {
   const res = await call(path, { body });
   expect(res.status, `${path}: ${res.text}`).toBe(201);
   return res.json;
@@ -80,16 +80,16 @@ async function makeFixtures(): Promise<Fixtures> {
   const events = await call("/v1/events?limit=1");
   return {
     quiz: quiz.id,
-    qst: questions.json.questions[0].id,
+    qst: questions.json.questions[0]!.id,
     user: user.id,
     sub: submission.id,
     key: key.id,
     cli: client.client_id,
-    evt: events.json.events[0].id,
+    evt: events.json.events[0]!.id,
     whe: endpoint.id,
     clientSecret: client.client_secret,
     accessToken: token.json.access_token,
-    essay: { sub: essaySub.id, qst: essayQuiz.question_ids[0] },
+    essay: { sub: essaySub.id, qst: essayQuiz.question_ids[0]! },
   };
 }
 
@@ -134,11 +134,29 @@ interface Example {
   example: unknown;
 }
 
-function requestExamples(doc: any): Example[] {
-  const resolve = (schema: any) =>
+/** The parts of the document read here. */
+interface SchemaObject {
+  $ref?: string;
+  example?: unknown;
+}
+interface Document {
+  paths: Record<
+    string,
+    Partial<
+      Record<
+        (typeof METHODS)[number],
+        { requestBody?: { content?: Record<string, { example?: unknown; schema?: SchemaObject }> } }
+      >
+    >
+  >;
+  components: { schemas: Record<string, SchemaObject> };
+}
+
+function requestExamples(doc: Document): Example[] {
+  const resolve = (schema: SchemaObject | undefined) =>
     schema?.$ref ? doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")] : schema;
   const out: Example[] = [];
-  for (const [path, item] of Object.entries<any>(doc.paths)) {
+  for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const content = item[method]?.requestBody?.content?.["application/json"];
       if (!content) continue;
@@ -150,7 +168,7 @@ function requestExamples(doc: any): Example[] {
 }
 
 describe("the request examples of /openapi.json", async () => {
-  const doc = (await call("/openapi.json")).json;
+  const doc = (await callRaw("/openapi.json")).json as Document;
   // LTI's need the loopback platform and a freshly signed token: test/lti/examples.test.ts sends them.
   const examples = requestExamples(doc).filter((e) => !e.path.startsWith("/v1/lti/"));
 
@@ -166,7 +184,7 @@ describe("the request examples of /openapi.json", async () => {
       const f = await makeFixtures();
       const url = path.replace(/\{([^}]+)\}/g, (_, param: string) => pathValue(path, param, f));
       const oauth = path.startsWith("/oauth/");
-      const res = await call(url, {
+      const res = await callRaw(url, {
         method: method.toUpperCase(),
         body: substitute(example, f),
         ...(oauth ? { auth: false, headers: { authorization: basic(f.cli, f.clientSecret) } } : {}),

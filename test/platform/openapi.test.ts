@@ -1,21 +1,48 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { call } from "../helpers";
+import { type Answer, callRaw } from "../support/call";
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 /** Served by the app but not operations of the API itself. */
 const NOT_DOCUMENTED = new Set(["GET /openapi.json", "GET /docs"]);
 
+/** The parts of the document read here. */
+interface Parameter {
+  in: string;
+  name: string;
+  description?: string;
+}
+interface Operation {
+  parameters?: Parameter[];
+  tags?: string[];
+  security?: unknown[];
+  requestBody?: { content?: Record<string, unknown> };
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+type PathItem = Record<string, Operation> & { parameters?: Parameter[] };
+interface SchemaObject {
+  additionalProperties?: unknown;
+  required?: string[];
+  properties: { title: unknown; questions: { maxItems: number } };
+}
+interface Document {
+  openapi: string;
+  info: { version: string; license?: unknown; contact?: unknown };
+  paths: Record<string, PathItem>;
+  tags: { name: string; description?: string }[];
+  components: { schemas: Record<"QuizCreate" | "UserCreate" | "Problem", SchemaObject> };
+}
+
 async function getDocument() {
-  const res = await call("/openapi.json");
+  const res = (await callRaw("/openapi.json")) as Answer<Document>;
   expect(res.status, res.text).toBe(200);
   return res.json;
 }
 
 /** `METHOD /path/{param}` for every operation of the document. */
-function documentedOperations(doc: any): Set<string> {
+function documentedOperations(doc: Document): Set<string> {
   const out = new Set<string>();
-  for (const [path, item] of Object.entries<any>(doc.paths ?? {}))
+  for (const [path, item] of Object.entries(doc.paths ?? {}))
     for (const method of Object.keys(item)) if (HTTP_METHODS.includes(method)) out.add(`${method.toUpperCase()} ${path}`);
   return out;
 }
@@ -35,7 +62,7 @@ const concrete = (path: string) => path.replace(/\{[^}]+\}/g, "x");
 
 describe("GET /openapi.json", () => {
   it("is an OpenAPI 3.1 document", async () => {
-    const res = await call("/openapi.json");
+    const res = (await callRaw("/openapi.json")) as Answer<Document>;
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.json.openapi).toMatch(/^3\.1\.\d+$/);
@@ -48,7 +75,7 @@ describe("GET /openapi.json", () => {
     expect(doc.info.license).toMatchObject({ name: "Apache-2.0", url: expect.stringMatching(/^https:/) });
     expect(doc.info.contact).toMatchObject({ name: expect.any(String), url: expect.any(String) });
     expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+/);
-    for (const [path, item] of Object.entries<any>(doc.paths))
+    for (const [path, item] of Object.entries(doc.paths))
       for (const method of HTTP_METHODS)
         for (const p of item[method]?.parameters ?? [])
           if (p.in === "path") expect(p.description, `${method} ${path} {${p.name}}`).toEqual(expect.any(String));
@@ -57,7 +84,7 @@ describe("GET /openapi.json", () => {
   it("lists every tag an operation names, each described, Jobs and Regrade included", async () => {
     const doc = await getDocument();
     const named = new Set<string>();
-    for (const item of Object.values<any>(doc.paths))
+    for (const item of Object.values(doc.paths))
       for (const method of HTTP_METHODS) for (const tag of item[method]?.tags ?? []) named.add(tag);
     const listed = doc.tags.map((t: { name: string }) => t.name);
     expect(new Set(listed)).toEqual(named);
@@ -68,11 +95,11 @@ describe("GET /openapi.json", () => {
   it("declares the public operations public", async () => {
     const doc = await getDocument();
     for (const path of ["/health", "/.well-known/oauth-authorization-server", "/.well-known/jwks.json", "/problems/{code}"])
-      expect(doc.paths[path].get.security, path).toEqual([]);
+      expect(doc.paths[path]!.get!.security, path).toEqual([]);
   });
 
   it("is served without credentials", async () => {
-    const res = await call("/openapi.json", { auth: false });
+    const res = await callRaw("/openapi.json", { auth: false });
     expect(res.status).toBe(200);
   });
 
@@ -83,7 +110,7 @@ describe("GET /openapi.json", () => {
       if (documented.has(route) || NOT_DOCUMENTED.has(route)) continue;
       // A route registered only to answer 405 (e.g. GET /oauth/token) is a guard, not an operation.
       const [method, path] = route.split(" ") as [string, string];
-      const res = await call(concrete(path), { method });
+      const res = await callRaw(concrete(path), { method });
       if (res.status === 405) continue;
       undocumented.push(route);
     }
@@ -123,14 +150,14 @@ describe("GET /openapi.json", () => {
   it("every operation documents at least one 4xx error response (problem+json; RFC 6749 JSON on /oauth/*)", async () => {
     const doc = await getDocument();
     const lacking: string[] = [];
-    for (const [path, item] of Object.entries<any>(doc.paths))
-      for (const [method, op] of Object.entries<any>(item)) {
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries<Operation>(item)) {
         if (!HTTP_METHODS.includes(method)) continue;
         // Public documents take no input and need no credential: they have no 4xx to document.
         if (PUBLIC_DOCUMENTS.includes(path)) continue;
         // The contract: errors on /oauth/* are RFC 6749 §5.2 JSON; every other error is RFC 9457.
         const mediaType = path.startsWith("/oauth/") ? "application/json" : "application/problem+json";
-        const errors = Object.entries<any>(op.responses ?? {}).filter(
+        const errors = Object.entries(op.responses ?? {}).filter(
           ([status, response]) => /^4\d\d$/.test(status) && response.content?.[mediaType],
         );
         if (errors.length === 0) lacking.push(`${method.toUpperCase()} ${path}`);
@@ -140,9 +167,9 @@ describe("GET /openapi.json", () => {
 
   it("every /v1 operation documents 401, and every body-taking one 400, 413 and 415", async () => {
     const doc = await getDocument();
-    for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [path, item] of Object.entries(doc.paths)) {
       if (!path.startsWith("/v1/")) continue;
-      for (const [method, op] of Object.entries<any>(item)) {
+      for (const [method, op] of Object.entries<Operation>(item)) {
         if (!HTTP_METHODS.includes(method)) continue;
         const statuses = Object.keys(op.responses);
         expect(statuses, `${method} ${path}`).toContain("401");
@@ -154,9 +181,9 @@ describe("GET /openapi.json", () => {
 
   it("every path parameter is declared", async () => {
     const doc = await getDocument();
-    for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [path, item] of Object.entries(doc.paths)) {
       const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      for (const [method, op] of Object.entries<any>(item)) {
+      for (const [method, op] of Object.entries<Operation>(item)) {
         if (!HTTP_METHODS.includes(method)) continue;
         const declared = [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((p) => p.in === "path").map((p) => p.name);
         expect(declared.sort(), `${method} ${path}`).toEqual([...names].sort());

@@ -1,16 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { PROBLEM_CODES, PROBLEMS } from "../../src/lib/problems";
-import { call, expectProblem } from "../helpers";
+import { call, callRaw, expectProblem, type Schema } from "../support/call";
 
-const METHODS = ["get", "put", "post", "patch", "delete"];
+const METHODS = ["get", "put", "post", "patch", "delete"] as const;
+
+/** The parts of the document read here. */
+interface Document {
+  paths: Record<
+    string,
+    Partial<
+      Record<
+        (typeof METHODS)[number],
+        { responses?: Record<string, { content?: Record<string, { example: Schema<"Problem"> }> }> }
+      >
+    >
+  >;
+  components: { schemas: { Problem: { properties: { code: { enum: string[] } } } } };
+}
 
 /** Every problem example of the document, with the status it is listed under. */
 async function problemExamples() {
-  const doc = (await call("/openapi.json")).json;
-  const out: { where: string; status: string; example: any }[] = [];
-  for (const [path, item] of Object.entries<any>(doc.paths))
+  const doc = (await callRaw("/openapi.json")).json as Document;
+  const out: { where: string; status: string; example: Schema<"Problem"> }[] = [];
+  for (const [path, item] of Object.entries(doc.paths))
     for (const method of METHODS)
-      for (const [status, response] of Object.entries<any>(item[method]?.responses ?? {})) {
+      for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
         const media = response.content?.["application/problem+json"];
         if (media) out.push({ where: `${method.toUpperCase()} ${path} ${status}`, status, example: media.example });
       }
@@ -38,7 +52,7 @@ describe("the error catalogue", () => {
     const { examples } = await problemExamples();
     const types = new Set([...PROBLEM_CODES.map((c) => `/problems/${c}`), ...examples.map((e) => e.example.type)]);
     for (const type of types) {
-      const res = await call(type, { auth: false });
+      const res = await callRaw(type, { auth: false });
       expect(res.status, `${type}: ${res.text}`).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^text\/markdown/);
       const code = type.slice("/problems/".length) as keyof typeof PROBLEMS;
@@ -55,6 +69,6 @@ describe("the error catalogue", () => {
   it("gives problem bodies the type of their code", async () => {
     const body = expectProblem(await call("/v1/quizzes", { auth: false }), 401, "unauthorized");
     expect(body.type).toBe("/problems/unauthorized");
-    expect((await call(body.type, { auth: false })).status).toBe(200);
+    expect((await callRaw(body.type, { auth: false })).status).toBe(200);
   });
 });

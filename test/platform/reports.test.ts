@@ -6,8 +6,7 @@
 import { describe, expect, it } from "vitest";
 import packageJson from "../../package.json";
 import { REPORTS_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
-import { call } from "../helpers";
-import { BASE, fetchWorker } from "../support/call";
+import { BASE, call, callRaw, fetchWorker } from "../support/call";
 
 const get = (path: string, init?: RequestInit) => fetchWorker(new Request(new URL(path, BASE), init));
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
@@ -68,17 +67,19 @@ describe("GET /", () => {
   });
 
   it("is documented: public, JSON and HTML", async () => {
-    const doc = (await call("/openapi.json", { auth: false })).json;
-    const operation = doc.paths["/"].get;
+    const doc = (await callRaw("/openapi.json", { auth: false })).json as {
+      paths: Record<string, { get: { security: unknown; responses: Record<number, { content: Record<string, unknown> }> } }>;
+    };
+    const operation = doc.paths["/"]!.get;
     expect(operation.security).toEqual([]);
-    expect(Object.keys(operation.responses[200].content).sort()).toEqual(["application/json", "text/html"]);
+    expect(Object.keys(operation.responses[200]!.content).sort()).toEqual(["application/json", "text/html"]);
   });
 
   it("refuses other methods (405) and unknown query parameters (400) like every operation", async () => {
-    const post = await call("/", { method: "POST", auth: false });
+    const post = await callRaw("/", { method: "POST", auth: false });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toMatch(/GET/);
-    const query = await call("/?x=1", { auth: false });
+    const query = await callRaw("/?x=1", { auth: false });
     expect(query.status).toBe(400);
     const head = await get("/", { method: "HEAD", headers: { accept: BROWSER_ACCEPT } });
     expect(head.status).toBe(200);

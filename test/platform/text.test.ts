@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem } from "../helpers";
+import { call, callRaw, expectProblem } from "../support/call";
 import { CONTROLS, INVISIBLES, LONE_SURROGATES, ORDINARY } from "../support/text-samples";
 
 // ---------------------------------------------------------------------------------------------
@@ -19,7 +19,7 @@ const BAD_MULTI_LINE: Record<string, string> = { ...LONE_SURROGATES, ...CONTROLS
 const MULTI_LINE_OK = "First line\n\tindented 😀\r\nthird: مرحبا 中文 e\u0301";
 
 async function expectRefused(path: string, body: unknown, field: string, method = "POST") {
-  const res = await call(path, { method, body });
+  const res = await callRaw(path, { method, body });
   const problem = expectProblem(res, 400, "validation_failed");
   const paths = (problem.errors ?? []).map((e) => e.path);
   expect(paths, `${method} ${path} ${JSON.stringify(body)}: ${res.text}`).toContain(field);
@@ -141,7 +141,7 @@ describe("POST and PATCH /v1/quizzes", () => {
 describe("questions", () => {
   it("refuses bad text in every text field of a question, naming the field", async () => {
     const quiz = await createQuiz();
-    const path = `/v1/quizzes/${quiz.id}/questions`;
+    const path = `/v1/quizzes/${quiz.id}/questions` as const;
     for (const bad of Object.values(BAD_MULTI_LINE)) {
       await expectRefused(path, choice({ prompt: bad }), "prompt");
       await expectRefused(path, choice({ explanation: bad }), "explanation");
@@ -160,7 +160,7 @@ describe("questions", () => {
     const quiz = await createQuiz();
     const created = await call(`/v1/quizzes/${quiz.id}/questions`, { body: shortText() });
     expect(created.status, created.text).toBe(201);
-    const path = `/v1/quizzes/${quiz.id}/questions/${created.json.id}`;
+    const path = `/v1/quizzes/${quiz.id}/questions/${created.json.id}` as const;
     await expectRefused(path, { prompt: "\ud800" }, "prompt", "PATCH");
     await expectRefused(path, { prompt: "\u200b" }, "prompt", "PATCH");
     await expectRefused(path, { accepted_answers: ["a\nb"] }, "accepted_answers[0]", "PATCH");
@@ -184,7 +184,7 @@ describe("questions", () => {
     expect(got.prompt).toBe(input.prompt);
     expect(got.explanation).toBe(input.explanation);
     expect(got.feedback).toEqual(input.feedback);
-    expect(got.options.map((o: { text: string }) => o.text)).toEqual(["日本語", "Cafe\u0301 ☕", "עברית"]);
+    expect(got.options!.map((o) => o.text)).toEqual(["日本語", "Cafe\u0301 ☕", "עברית"]);
 
     const answers = ["東京", "Ｔｏｋｙｏ", "👩‍👩‍👧‍👦"];
     const text = await call(`/v1/quizzes/${quiz.id}/questions`, { body: shortText({ accepted_answers: answers }) });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../helpers";
+import { type AnswerOf, type CallOptions, call, expectProblem, type KnownPath, seedApiKey } from "../support/call";
 
 /**
  * docs/security.md, "Nothing shown before the reveal tells the key": to a credential without
@@ -19,7 +19,11 @@ beforeAll(async () => {
   resultsReader = (await seedApiKey(["submissions:read"], { name: "results reader" })).key;
 });
 
-async function ok(path: string, options: Parameters<typeof call>[1] = {}, status = 200) {
+async function ok<P extends KnownPath, const O extends CallOptions = object>(
+  path: P,
+  options?: O,
+  status = 200,
+): Promise<AnswerOf<P, O>["json"]> {
   const res = await call(path, options);
   expect(res.status, `${path}: ${res.text}`).toBe(status);
   return res.json;
@@ -31,7 +35,7 @@ const createUser = async () =>
   (await ok("/v1/users", { body: { name: "Learner", email: `k-${crypto.randomUUID()}@example.com` } }, 201)).id as string;
 const questionsOf = async (quizId: string, auth?: string) =>
   (await ok(`/v1/quizzes/${quizId}/questions`, auth === undefined ? {} : { auth })).questions;
-const ids = (list: { id: string }[]) => list.map((entry) => entry.id);
+const ids = (list: { id: string }[] | undefined) => list!.map((entry) => entry.id);
 const sorted = (values: string[]) => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Four items with ids, listed (and to be put) in `order`. */
@@ -65,14 +69,14 @@ describe("listing order independent of the key", () => {
       const quiz = await createQuiz([ordering(key), matching(key)]);
       const [asRead, asWritten] = [await questionsOf(quiz.id, reader), await questionsOf(quiz.id)];
       // The author sees what they wrote; the reader an order that no key changes.
-      expect(ids(asWritten[0].items)).toEqual(key);
-      expect(asWritten[0].correct_order).toEqual(key);
-      expect(ids(asWritten[1].choices)).toEqual(key);
-      expect(ids(asRead[0].items)).toEqual(["p", "q", "r", "s"]);
-      expect(ids(asRead[1].choices)).toEqual(["p", "q", "r", "s"]);
-      expect(ids(asRead[1].prompts)).toEqual(["fr", "it", "es"]);
-      seen.push(asRead.map(({ id: _, quiz_id: __, created_at: ___, updated_at: ____, ...q }: any) => q));
-      const one = await ok(`/v1/quizzes/${quiz.id}/questions/${asRead[0].id}`, { auth: reader });
+      expect(ids(asWritten[0]!.items)).toEqual(key);
+      expect(asWritten[0]!.correct_order).toEqual(key);
+      expect(ids(asWritten[1]!.choices)).toEqual(key);
+      expect(ids(asRead[0]!.items)).toEqual(["p", "q", "r", "s"]);
+      expect(ids(asRead[1]!.choices)).toEqual(["p", "q", "r", "s"]);
+      expect(ids(asRead[1]!.prompts)).toEqual(["fr", "it", "es"]);
+      seen.push(asRead.map(({ id: _, quiz_id: __, created_at: ___, updated_at: ____, ...q }) => q));
+      const one = await ok(`/v1/quizzes/${quiz.id}/questions/${asRead[0]!.id}`, { auth: reader });
       expect(one).toEqual(asRead[0]);
     }
     expect(seen[1]).toEqual(seen[0]);
@@ -101,18 +105,18 @@ describe("ids left out, and the key stated by structure", () => {
       },
     ]);
     const [first, second, matching, single] = await questionsOf(quiz.id);
-    for (const q of [first, second]) {
+    for (const q of [first!, second!]) {
       for (const id of ids(q.items)) expect(id).toMatch(RANDOM_ID);
       expect(new Set(ids(q.items)).size).toBe(4);
       // correct_order left out: the items as listed are the order.
       expect(q.correct_order).toEqual(ids(q.items));
-      expect(q.items.map((i: { text: string }) => i.text)).toEqual(items.map((i) => i.text));
+      expect(q.items!.map((i) => i.text)).toEqual(items.map((i) => i.text));
     }
-    expect(ids(first.items)).not.toEqual(ids(second.items));
-    expect(ids(matching.choices).slice(0, 2)).toEqual(["paris", "rome"]);
-    expect(matching.choices[2].id).toMatch(RANDOM_ID);
-    expect(ids(matching.prompts)).toEqual(["a", "b"]);
-    expect(ids(single.options)).toEqual(["a", "b"]);
+    expect(ids(first!.items)).not.toEqual(ids(second!.items));
+    expect(ids(matching!.choices).slice(0, 2)).toEqual(["paris", "rome"]);
+    expect(matching!.choices![2]!.id).toMatch(RANDOM_ID);
+    expect(ids(matching!.prompts)).toEqual(["a", "b"]);
+    expect(ids(single!.options)).toEqual(["a", "b"]);
   });
 
   it("correct_order given while item ids are left out → 400 naming correct_order", async () => {
@@ -124,7 +128,7 @@ describe("ids left out, and the key stated by structure", () => {
         body: { title: "Bad", questions: [{ type: "ordering", prompt: "Order.", items, correct_order: ["a", "b"] }] },
       });
       expectProblem(res, 400, "validation_failed");
-      expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(["questions[0].correct_order"]);
+      expect(res.problem.errors!.map((e) => e.path)).toEqual(["questions[0].correct_order"]);
     }
   });
 
@@ -145,21 +149,21 @@ describe("ids left out, and the key stated by structure", () => {
     ]);
     const [q] = await questionsOf(quiz.id);
     expect(q).not.toHaveProperty("pairs");
-    expect(q.prompts).toEqual([
+    expect(q!.prompts).toEqual([
       { id: "a", text: "Austria" },
       { id: "b", text: "France" },
       { id: "c", text: "Switzerland" },
     ]);
-    expect(q.choices.map((c: { text: string }) => c.text)).toEqual(["German", "French", "Dutch"]);
-    for (const id of ids(q.choices)) expect(id).toMatch(RANDOM_ID);
-    const [german, french, dutch] = ids(q.choices) as [string, string, string];
+    expect(q!.choices!.map((c) => c.text)).toEqual(["German", "French", "Dutch"]);
+    for (const id of ids(q!.choices)) expect(id).toMatch(RANDOM_ID);
+    const [german, french, dutch] = ids(q!.choices) as [string, string, string];
     // Prompts sharing a choice text share the choice.
-    expect(q.correct_matches).toEqual({ a: german, b: french, c: german });
+    expect(q!.correct_matches).toEqual({ a: german, b: french, c: german });
 
     const user = await createUser();
     const sub = await ok(
       `/v1/quizzes/${quiz.id}/submissions`,
-      { body: { user_id: user, answers: [{ question_id: q.id, response: { a: german, b: dutch, c: german } }] } },
+      { body: { user_id: user, answers: [{ question_id: q!.id, response: { a: german, b: dutch, c: german } }] } },
       201,
     );
     const graded = await ok(`/v1/submissions/${sub.id}/grade`, { method: "POST" });
@@ -209,7 +213,7 @@ describe("ids left out, and the key stated by structure", () => {
       body: { title: "Bad", questions: [{ type: "matching", prompt: "Match.", ...fields }] },
     });
     expectProblem(res, 400, "validation_failed");
-    expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(paths.map((p) => `questions[0].${p}`));
+    expect(res.problem.errors!.map((e) => e.path)).toEqual(paths.map((p) => `questions[0].${p}`));
   });
 
   it("POST and PATCH of a question state the key the same ways: pairs replace a matching's key; items without ids and correct_order are the order as listed", async () => {
@@ -219,10 +223,10 @@ describe("ids left out, and the key stated by structure", () => {
       { body: { type: "matching", prompt: "Match.", pairs: [{ prompt: "One", choice: "1" }], distractors: ["2"] } },
       201,
     );
-    expect(added.choices.map((c: { text: string }) => c.text)).toEqual(["1", "2"]);
-    expect(added.correct_matches).toEqual({ a: added.choices[0].id });
+    expect(added.choices!.map((c) => c.text)).toEqual(["1", "2"]);
+    expect(added.correct_matches).toEqual({ a: added.choices![0]!.id });
 
-    const path = (id: string) => `/v1/quizzes/${quiz.id}/questions/${id}`;
+    const path = (id: string) => `/v1/quizzes/${quiz.id}/questions/${id}` as const;
     const repaired = await ok(path(added.id), {
       method: "PATCH",
       body: {
@@ -232,8 +236,8 @@ describe("ids left out, and the key stated by structure", () => {
         ],
       },
     });
-    expect(repaired.prompts.map((p: { text: string }) => p.text)).toEqual(["Two", "Three"]);
-    expect(repaired.correct_matches).toEqual({ a: repaired.choices[0].id, b: repaired.choices[1].id });
+    expect(repaired.prompts!.map((p) => p.text)).toEqual(["Two", "Three"]);
+    expect(repaired.correct_matches).toEqual({ a: repaired.choices![0]!.id, b: repaired.choices![1]!.id });
     expect(repaired.version).toBe(2);
 
     const [orderingId] = quiz.question_ids as string[];
@@ -246,7 +250,7 @@ describe("ids left out, and the key stated by structure", () => {
     // With ids, the stored order stays the key unless one is sent.
     const retexted = await ok(path(orderingId!), {
       method: "PATCH",
-      body: { items: reordered.items.map((i: { id: string; text: string }) => ({ ...i, text: i.text.toUpperCase() })) },
+      body: { items: reordered.items!.map((i) => ({ ...i, text: i.text.toUpperCase() })) },
     });
     expect(retexted.correct_order).toEqual(reordered.correct_order);
     expectProblem(
@@ -276,16 +280,16 @@ describe("every submission presents items and choices in its own random order", 
       { type: "single_choice", prompt: "Pick.", options: [{ text: "x" }, { text: "y" }], correct_option_id: "a" },
     ]);
     const [orderingQ, matchingQ] = await questionsOf(quiz.id);
-    const key = orderingQ.correct_order.join();
+    const key = orderingQ!.correct_order!.join();
     const orders: string[] = [];
     for (let i = 0; i < 30; i++) {
       const sub = await ok(`/v1/quizzes/${quiz.id}/submissions`, { body: { user_id: await createUser() } }, 201);
-      const [ord, match, single] = sub.questions;
-      expect(sorted(ord.option_order)).toEqual(sorted(orderingQ.correct_order));
-      expect(sorted(match.option_order)).toEqual(sorted(ids(matchingQ.choices)));
+      const [ord, match, single] = sub.questions!;
+      expect(sorted(ord!.option_order!)).toEqual(sorted(orderingQ!.correct_order!));
+      expect(sorted(match!.option_order!)).toEqual(sorted(ids(matchingQ!.choices)));
       // shuffle_options is false: choice options keep their order; items and choices never do.
       expect(single).not.toHaveProperty("option_order");
-      orders.push(ord.option_order.join());
+      orders.push(ord!.option_order!.join());
       // Stored: every read shows the same order.
       expect((await ok(`/v1/submissions/${sub.id}`)).questions).toEqual(sub.questions);
     }
@@ -325,7 +329,7 @@ describe("feedback and explanation are part of the key", () => {
       for (const field of ["correct_option_id", "correct_order"]) expect(q).not.toHaveProperty(field);
       expect(JSON.stringify(q)).not.toMatch(/Paris has been|the answer is Paris|Count up|1, 2, 3\./);
     }
-    expect(asWritten.map((q: any) => [q.feedback, q.explanation])).toEqual(QUESTIONS.map((q) => [q.feedback, q.explanation]));
+    expect(asWritten.map((q) => [q.feedback, q.explanation])).toEqual(QUESTIONS.map((q) => [q.feedback, q.explanation]));
   });
 
   it("hidden from results until the reveal policy reveals the key", async () => {
@@ -346,9 +350,9 @@ describe("feedback and explanation are part of the key", () => {
     }
     await attempt();
     const shown = await results(first);
-    expect(shown.answers.map((a: any) => [a.feedback, a.explanation, a.correct_answer])).toEqual([
+    expect(shown.answers.map((a) => [a.feedback, a.explanation, a.correct_answer])).toEqual([
       ["No: the answer is Paris.", "Paris has been the capital since 987.", "a"],
-      ["1, 2, 3.", "Count up.", orderingQ.correct_order],
+      ["1, 2, 3.", "Count up.", orderingQ!.correct_order],
     ]);
   });
 });

@@ -5,9 +5,9 @@ import { generateAccessToken, generateApiKey } from "../../src/domain/credential
 import { sha256Hex } from "../../src/lib/crypto";
 import { kvKeys } from "../../src/lib/kv-keys";
 import { SCOPES, type Scope } from "../../src/lib/scopes";
-import { call, expectProblem, seedApiKey } from "../helpers";
 import { keptGrade, learner, ledger } from "../lti/learners";
 import { newPlatform, type TestPlatform, unique as uniqueName } from "../lti/platform";
+import { type AnswerOf, type CallOptions, call, callRaw, expectProblem, type KnownPath, seedApiKey } from "../support/call";
 
 /**
  * §3 over every /v1 route the app serves: each credential that must be refused is refused with
@@ -53,8 +53,16 @@ const admins: string[] = [];
 let turn = 0;
 const nextAdmin = () => (admins.length ? admins[turn++ % admins.length] : undefined);
 
-async function ok(path: string, body?: unknown, method?: string) {
-  const res = await call(path, { body, method, auth: nextAdmin() });
+type Method = NonNullable<CallOptions["method"]>;
+/** A call that must succeed; its JSON (a GET without a body, else a POST or the method named). */
+async function ok<P extends KnownPath>(path: P): Promise<AnswerOf<P>["json"]>;
+async function ok<P extends KnownPath, M extends Method = "POST">(
+  path: P,
+  body: unknown,
+  method?: M,
+): Promise<AnswerOf<P, { method: M }>["json"]>;
+async function ok(path: KnownPath, body?: unknown, method?: Method) {
+  const res = await callRaw(path, { body, method, auth: nextAdmin() });
   expect(res.status, `${method ?? (body ? "POST" : "GET")} ${path}: ${res.text}`).toBeLessThan(300);
   return res.json;
 }
@@ -64,7 +72,7 @@ const tf = () => ({ type: "true_false", prompt: unique("Is it?"), correct: true 
 async function newQuiz(): Promise<{ id: string; questionId: string }> {
   const quiz = await ok("/v1/quizzes", { title: unique("Quiz"), questions: [tf()] });
   const questions = await ok(`/v1/quizzes/${quiz.id}/questions`);
-  return { id: quiz.id, questionId: questions.questions[0].id };
+  return { id: quiz.id, questionId: questions.questions[0]!.id };
 }
 
 const newUser = async (): Promise<string> =>
@@ -90,11 +98,11 @@ const newEndpoint = async (caller?: Presented): Promise<string> => {
   if (!caller) return (await ok("/v1/webhook-endpoints", body)).id;
   const res = await send("POST", { path: "/v1/webhook-endpoints", body }, caller);
   expect(res.status, res.text).toBe(201);
-  return res.json.id;
+  return (res.json as AnswerOf<"/v1/webhook-endpoints", { method: "POST" }>["json"]).id;
 };
 const newJob = async (): Promise<string> => (await ok(`/v1/quizzes/${f.quiz.id}/regrade`, {})).id;
 /** The id of the newest event (every fixture records one). */
-const newestEvent = async (): Promise<string> => (await ok("/v1/events?limit=1")).events[0].id;
+const newestEvent = async (): Promise<string> => (await ok("/v1/events?limit=1")).events[0]!.id;
 
 interface Fixtures {
   quiz: { id: string; questionId: string };
@@ -381,7 +389,7 @@ async function accessToken(clientId: string, clientSecret: string, scope: string
 /** Sends a route's request with the given headers in place of the file's admin key. */
 function send(method: string, req: Req, headers: Presented) {
   const file = req.file ? { raw: req.file.body, contentType: { "content-type": req.file.type } } : undefined;
-  return call(req.path, {
+  return callRaw(req.path, {
     method,
     body: req.body,
     raw: file?.raw,
@@ -406,7 +414,7 @@ beforeAll(async () => {
   const taker = await learner(platform, quiz.id, platform.lineitem(uniqueName("item")));
   await keptGrade(quiz.id, taker, { earned: 1, possible: 1 });
   const [row] = await ledger(`&user_id=${taker.userId}`);
-  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row.id } };
+  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row!.id } };
 
   // One client holding every scope hands out a token per scope.
   const tokenClient = await ok("/v1/oauth-clients", { name: "matrix", scopes: [...SCOPES] });

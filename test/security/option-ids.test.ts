@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../helpers";
+import { call } from "../support/call";
 
 /**
  * docs/security.md: option ids are data, not object keys. Ids that name members of every JavaScript
@@ -58,8 +58,8 @@ describe("option ids that name object members", () => {
     expect(quiz.status, quiz.text).toBe(201);
     const ids = quiz.json.question_ids as string[];
     const questions = (await call(`/v1/quizzes/${quiz.json.id}/questions`)).json.questions;
-    expect(questions[2].correct_matches).toEqual(JSON.parse('{"__proto__":"toString","constructor":"valueOf"}'));
-    expect(questions[3].blanks.map((b: { id: string }) => b.id)).toEqual(["__proto__", "constructor"]);
+    expect(questions[2]!.correct_matches).toEqual(JSON.parse('{"__proto__":"toString","constructor":"valueOf"}'));
+    expect(questions[3]!.blanks!.map((b) => b.id)).toEqual(["__proto__", "constructor"]);
 
     const user = await call("/v1/users", { body: { name: "O", email: `${crypto.randomUUID()}@example.com` } });
     const answers = `[
@@ -80,8 +80,7 @@ describe("option ids that name object members", () => {
 
     const items = await call(`/v1/analytics/quiz/${quiz.json.id}/items`);
     expect(items.status, items.text).toBe(200);
-    const counts = (i: number) =>
-      Object.fromEntries(items.json.items[i].options.map((o: { option_id: string; count: number }) => [o.option_id, o.count]));
+    const counts = (i: number) => Object.fromEntries(items.json.items[i]!.options!.map((o) => [o.option_id, o.count]));
     for (const [i, chosen] of [
       [0, ["constructor"]],
       [1, ["__proto__", "toString"]],

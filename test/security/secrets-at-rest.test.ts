@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { API_KEY_PREFIX } from "../../src/domain/credential-format";
 import { sha256Hex } from "../../src/lib/crypto";
-import { call, defaultKey } from "../helpers";
+import { type AnswerOf, type CallOptions, call, defaultKey, type KnownPath, type Schema } from "../support/call";
 
 /**
  * §3: secrets are stored only as SHA-256 hashes. Every flow that creates or hands out a secret
@@ -18,19 +18,28 @@ const remember = (...secrets: (string | undefined)[]) => {
 const randomIp = () => `10.${[...crypto.getRandomValues(new Uint8Array(3))].join(".")}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function ok(path: string, options: Parameters<typeof call>[1] = {}) {
+async function ok<P extends KnownPath, const O extends CallOptions = object>(
+  path: P,
+  options?: O,
+): Promise<AnswerOf<P, O>["json"]> {
   const res = await call(path, options);
   expect(res.status, `${path}: ${res.text}`).toBeLessThan(300);
   return res.json;
 }
 
-async function oauth(path: string, params: Record<string, string>, headers: Record<string, string> = {}) {
+async function oauth<P extends "/oauth/token" | "/oauth/introspect" | "/oauth/revoke">(
+  path: P,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   const res = await call(path, {
     auth: false,
     raw: new URLSearchParams(params),
     headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": randomIp(), ...headers },
   });
-  if (res.json?.access_token) remember(res.json.access_token, res.json.refresh_token);
+  // Only the token endpoint's answer holds tokens.
+  const tokens: Partial<Schema<"TokenResponse">> | undefined = res.json;
+  if (tokens?.access_token) remember(tokens.access_token, tokens.refresh_token);
   return res;
 }
 
@@ -51,13 +60,13 @@ async function runFlows() {
     await ok("/v1/auth/verify", { auth: k.key });
     await call("/v1/auth/verify", { auth: false, headers: { "x-api-key": k.key } });
   }
-  const rotated = await ok(`/v1/api-keys/${keys[0].id}/rotate`, { body: { grace_seconds: 60 } });
-  const rotatedNow = await ok(`/v1/api-keys/${keys[1].id}/rotate`, { body: { grace_seconds: 0 } });
+  const rotated = await ok(`/v1/api-keys/${keys[0]!.id}/rotate`, { body: { grace_seconds: 60 } });
+  const rotatedNow = await ok(`/v1/api-keys/${keys[1]!.id}/rotate`, { body: { grace_seconds: 0 } });
   remember(rotated.key, rotatedNow.key);
   await ok("/v1/auth/verify", { auth: rotated.key });
-  await call("/v1/auth/verify", { auth: keys[1].key }); // refused: rotated out
-  await ok(`/v1/api-keys/${keys[2].id}`, { method: "DELETE" });
-  await call("/v1/auth/verify", { auth: keys[2].key }); // refused: revoked
+  await call("/v1/auth/verify", { auth: keys[1]!.key }); // refused: rotated out
+  await ok(`/v1/api-keys/${keys[2]!.id}`, { method: "DELETE" });
+  await call("/v1/auth/verify", { auth: keys[2]!.key }); // refused: revoked
 
   // OAuth clients: created, secret rotated, tokens by both client authentication methods,
   // refreshed, introspected, revoked; one client deleted with its tokens.
@@ -103,7 +112,7 @@ async function runFlows() {
   await ok(`/v1/oauth-clients/${doomed.id}`, { method: "DELETE" });
   // Let the delayed usage flush (src/auth/usage.ts, about a second) reach D1.
   await sleep(1500);
-  return { apiKey: keys[0].key as string, accessToken: access, refreshToken: refresh };
+  return { apiKey: keys[0]!.key as string, accessToken: access, refreshToken: refresh };
 }
 
 /** Every text D1 holds in this file's database: one string per row, all columns joined. */

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { windowStart } from "../../src/domain/rate-limit";
-import { BASE, call, expectProblem, seedApiKey } from "../helpers";
 import { countingEnv } from "../support/binding-counter";
+import { BASE, call, callRaw, expectProblem, seedApiKey } from "../support/call";
 import { clientCredentials, discover, seedClient } from "../support/oauth-helpers";
 
 /**
@@ -92,7 +92,7 @@ describe("strict query parameters everywhere (§6)", () => {
       ["POST", "/v1/api-keys?debug", { name: "k", scopes: ["quizzes:read"] }],
     ];
     for (const [method, path, body] of cases) {
-      const problem = expectProblem(await call(path, { method, body }), 400, "validation_failed");
+      const problem = expectProblem(await callRaw(path, { method, body }), 400, "validation_failed");
       expect(problem.errors?.[0]?.path, `${method} ${path}`).toMatch(/^query\./);
     }
     // Nothing was changed by the refused requests.
@@ -139,10 +139,10 @@ describe("what is graded is what was stored (§6)", () => {
       }
       // The last answers write answered 200 is what is stored; the grade must be of exactly that.
       const stored = await call(`/v1/submissions/${sub.json.id}`);
-      const expected = stored.json.answers[0].response === true ? 100 : 0;
+      const expected = stored.json.answers[0]!.response === true ? 100 : 0;
       expect(graded.json.score, `trial ${trial}: the grade is not of the stored answers`).toBe(expected);
       const results = await call(`/v1/submissions/${sub.json.id}/results`);
-      expect(results.json.answers[0].response).toBe(stored.json.answers[0].response);
+      expect(results.json.answers[0]!.response).toBe(stored.json.answers[0]!.response);
     }
     expect(outcomes.written + outcomes.refused).toBe(trials * 6);
   }, 60_000);

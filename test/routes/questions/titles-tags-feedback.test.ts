@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../../helpers";
+import { call, expectProblem, seedApiKey } from "../../support/call";
 
 /**
  * §13's question fields: `title`, `tags` (and `?tag=`) and a choice option's `feedback` — part
@@ -40,7 +40,7 @@ async function addQuestion(quizId: string, body: unknown) {
 async function eventsOf(type: string, objectId: string) {
   const res = await call(`/v1/events?type=${type}&limit=100`);
   expect(res.status, res.text).toBe(200);
-  return (res.json.events as any[]).filter((e) => e.data.object.id === objectId);
+  return res.json.events.filter((e) => e.data.object.id === objectId);
 }
 
 describe("title, tags and option feedback on a question", () => {
@@ -68,7 +68,7 @@ describe("title, tags and option feedback on a question", () => {
   it("are optional: title null and tags [] when left out; inline questions of a new quiz take them too", async () => {
     const quiz = await createQuiz([choice, { type: "true_false", prompt: "Water is wet.", correct: true }]);
     const listed = await call(`/v1/quizzes/${quiz.id}/questions`);
-    expect(listed.json.questions.map((q: any) => [q.title, q.tags])).toEqual([
+    expect(listed.json.questions.map((q) => [q.title, q.tags])).toEqual([
       ["Capital of France", ["geography", "europe"]],
       [null, []],
     ]);
@@ -78,12 +78,12 @@ describe("title, tags and option feedback on a question", () => {
     const quiz = await createQuiz();
     const q = await addQuestion(quiz.id, choice);
     const [created] = await eventsOf("question.created", q.id);
-    expect(created.data.object).toMatchObject({ title: "Capital of France", tags: ["geography", "europe"] });
+    expect(created!.data.object).toMatchObject({ title: "Capital of France", tags: ["geography", "europe"] });
     expect(JSON.stringify(created)).not.toContain('feedback":"');
     const res = await call(`/v1/quizzes/${quiz.id}/questions/${q.id}`, { method: "PATCH", body: { title: "Paris" } });
     expect(res.status, res.text).toBe(200);
     const [updated] = await eventsOf("question.updated", q.id);
-    expect(updated.previous_attributes).toEqual({ title: "Capital of France" });
+    expect(updated!.previous_attributes).toEqual({ title: "Capital of France" });
   });
 
   it.each([
@@ -111,14 +111,14 @@ describe("title, tags and option feedback on a question", () => {
   it("a change of title, tags or option feedback makes no new version; a change of option text does", async () => {
     const quiz = await createQuiz();
     const q = await addQuestion(quiz.id, choice);
-    const path = `/v1/quizzes/${quiz.id}/questions/${q.id}`;
+    const path = `/v1/quizzes/${quiz.id}/questions/${q.id}` as const;
     const retitled = await call(path, { method: "PATCH", body: { title: null, tags: ["history"] } });
     expect(retitled.json).toMatchObject({ title: null, tags: ["history"], version: 1 });
     const options = [{ text: "Paris", feedback: "Right." }, { text: "Lyon" }, { text: "Nice", feedback: "Wrong." }];
     const refed = await call(path, { method: "PATCH", body: { options } });
     expect(refed.status, refed.text).toBe(200);
     expect(refed.json.version).toBe(1);
-    expect(refed.json.options[2]).toEqual({ id: "c", text: "Nice", feedback: "Wrong." });
+    expect(refed.json.options![2]).toEqual({ id: "c", text: "Nice", feedback: "Wrong." });
     const reworded = await call(path, { method: "PATCH", body: { options: [...options.slice(0, 2), { text: "Marseille" }] } });
     expect(reworded.json.version).toBe(2);
     // Other fields keep the title and tags they had.
@@ -142,12 +142,12 @@ describe("GET /v1/quizzes/{id}/questions?tag=", () => {
     }
     const first = await call(`/v1/quizzes/${quiz.id}/questions?tag=even&limit=2`, { auth: reader });
     expect(first.status, first.text).toBe(200);
-    expect(first.json.questions.map((q: any) => q.id)).toEqual(tagged.slice(0, 2));
+    expect(first.json.questions.map((q) => q.id)).toEqual(tagged.slice(0, 2));
     const link = first.headers.get("link") ?? "";
     expect(link).toContain("tag=even");
-    const next = await call(/<([^>]+)>/.exec(link)?.[1] ?? "", { auth: reader });
+    const next = await call((/<([^>]+)>/.exec(link)?.[1] ?? "") as `/v1/quizzes/${string}/questions?${string}`, { auth: reader });
     expect(next.json).toMatchObject({ next_cursor: null });
-    expect(next.json.questions.map((q: any) => q.id)).toEqual(tagged.slice(2));
+    expect(next.json.questions.map((q) => q.id)).toEqual(tagged.slice(2));
     expect((await call(`/v1/quizzes/${quiz.id}/questions?tag=All`)).json.questions).toEqual([]);
     expect((await call(`/v1/quizzes/${quiz.id}/questions?tag=all&limit=100`)).json.questions).toHaveLength(5);
   });
@@ -175,7 +175,7 @@ describe("option feedback in results", () => {
   it("shows the chosen option's feedback with its result when the key is revealed", async () => {
     const id = await gradedWith("always", "b");
     const res = await call(`/v1/submissions/${id}/results`, { auth: reader });
-    expect(res.json.answers[0].option_feedback).toEqual([{ option_id: "b", feedback: "No: Lyon is France's third city." }]);
+    expect(res.json.answers[0]!.option_feedback).toEqual([{ option_id: "b", feedback: "No: Lyon is France's third city." }]);
   });
 
   it("multiple choice: each chosen option that has feedback, in the question's order", async () => {
@@ -188,7 +188,7 @@ describe("option feedback in results", () => {
     };
     const id = await gradedWith("always", ["c", "b", "a"], multiple);
     const res = await call(`/v1/submissions/${id}/results`, { auth: reader });
-    expect(res.json.answers[0].option_feedback).toEqual([
+    expect(res.json.answers[0]!.option_feedback).toEqual([
       { option_id: "a", feedback: "Spain." },
       { option_id: "b", feedback: "Not a capital." },
     ]);
@@ -200,7 +200,7 @@ describe("option feedback in results", () => {
     expect(hidden.json.answers[0]).not.toHaveProperty("option_feedback");
     expect(hidden.text).not.toContain("Lyon is France");
     const shown = await call(`/v1/submissions/${id}/results`);
-    expect(shown.json.answers[0].option_feedback).toHaveLength(1);
+    expect(shown.json.answers[0]!.option_feedback).toHaveLength(1);
     const none = await gradedWith("always", "c");
     expect((await call(`/v1/submissions/${none}/results`)).json.answers[0]).not.toHaveProperty("option_feedback");
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../../helpers";
+import { call, expectProblem, seedApiKey } from "../../support/call";
 import { expectItemAnalysisMatch, referenceItemAnalysis } from "../../support/item-analysis-reference";
 import { ids } from "../../support/question-types";
 
@@ -54,23 +54,23 @@ describe("ordering and matching through the API", () => {
     );
     expect(graded).toMatchObject({ points_earned: 4, points_possible: 10, score: 40 });
     const results = (await call(`/v1/submissions/${submissionId}/results`)).json;
-    expect(results.answers.map((a: any) => [a.type, a.points_earned, a.correct])).toEqual([
+    expect(results.answers.map((a) => [a.type, a.points_earned, a.correct])).toEqual([
       ["ordering", 2, false],
       ["matching", 0, false],
       ["matching", 2, false],
     ]);
-    expect(results.answers[0].correct_answer).toEqual(["a", "b", "c", "d"]);
-    expect(results.answers[1].correct_answer).toEqual({ fr: "paris", it: "rome", es: "madrid" });
+    expect(results.answers[0]!.correct_answer).toEqual(["a", "b", "c", "d"]);
+    expect(results.answers[1]!.correct_answer).toEqual({ fr: "paris", it: "rome", es: "madrid" });
   });
 
   it("the key is hidden from a credential that may not see keys", async () => {
     const quiz = await call("/v1/quizzes", { body: { title: "Hidden", questions: [ORDERING, MATCHING] } });
     const { key } = await seedApiKey(["quizzes:read"]);
     const questions = (await call(`/v1/quizzes/${quiz.json.id}/questions`, { auth: key })).json.questions;
-    expect(questions[0].items.map((i: { id: string }) => i.id)).toEqual(["a", "b", "c", "d"]);
+    expect(questions[0]!.items!.map((i) => i.id)).toEqual(["a", "b", "c", "d"]);
     expect(questions[0]).not.toHaveProperty("correct_order");
     expect(questions[1]).not.toHaveProperty("correct_matches");
-    expect(questions[1].prompts).toHaveLength(3);
+    expect(questions[1]!.prompts).toHaveLength(3);
   });
 
   it.each([
@@ -104,7 +104,7 @@ describe("ordering and matching through the API", () => {
   ])("a definition with %s → 400 naming %s", async (_, question, path) => {
     const res = await call("/v1/quizzes", { body: { title: "Bad", questions: [question] } });
     expectProblem(res, 400, "validation_failed");
-    expect(res.json.errors.map((e: { path: string }) => e.path)).toContain(`questions[0].${path}`);
+    expect(res.problem.errors!.map((e) => e.path)).toContain(`questions[0].${path}`);
   });
 
   it.each([
@@ -122,7 +122,7 @@ describe("ordering and matching through the API", () => {
       body: { user_id: user.json.id, answers: [{ question_id: quiz.json.question_ids[0], response }] },
     });
     expectProblem(res, 400, "validation_failed");
-    expect(res.json.errors[0].path).toBe("answers[0].response");
+    expect(res.problem.errors![0]!.path).toBe("answers[0].response");
   });
 
   it("a changed key makes a new version; an applied regrade moves the points; item analysis agrees", async () => {
@@ -138,7 +138,7 @@ describe("ordering and matching through the API", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const results = (await call(`/v1/submissions/${submissionId}/results`)).json;
-    expect(results.answers.map((a: any) => [a.points_earned, a.question_version])).toEqual([
+    expect(results.answers.map((a) => [a.points_earned, a.question_version])).toEqual([
       [4, 2],
       [0, 1],
     ]);
@@ -166,12 +166,12 @@ describe("fill in the blanks through the API", () => {
     // 1 of 2 right (the river is case-sensitive) → 1; all_or_nothing with one blank missing → 0; both right → 2.
     expect(graded).toMatchObject({ points_earned: 3, points_possible: 6, score: 50 });
     const results = (await call(`/v1/submissions/${submissionId}/results`)).json;
-    expect(results.answers.map((a: any) => [a.points_earned, a.correct])).toEqual([
+    expect(results.answers.map((a) => [a.points_earned, a.correct])).toEqual([
       [1, false],
       [0, false],
       [2, true],
     ]);
-    expect(results.answers[0].correct_answer).toEqual({ city: ["Paris"], river: ["Seine", "the Seine"] });
+    expect(results.answers[0]!.correct_answer).toEqual({ city: ["Paris"], river: ["Seine", "the Seine"] });
   });
 
   it("blank ids left out are a, b, … by position", async () => {
@@ -183,7 +183,7 @@ describe("fill in the blanks through the API", () => {
     });
     expect(quiz.status, quiz.text).toBe(201);
     const question = (await call(`/v1/quizzes/${quiz.json.id}/questions`)).json.questions[0];
-    expect(question.blanks.map((b: { id: string }) => b.id)).toEqual(["a", "b"]);
+    expect(question!.blanks!.map((b) => b.id)).toEqual(["a", "b"]);
   });
 
   it.each([
@@ -199,7 +199,7 @@ describe("fill in the blanks through the API", () => {
   ])("a definition with %s → 400 naming %s", async (_, question, path) => {
     const res = await call("/v1/quizzes", { body: { title: "Bad", questions: [question] } });
     expectProblem(res, 400, "validation_failed");
-    expect(res.json.errors.map((e: { path: string }) => e.path)).toContain(`questions[0].${path}`);
+    expect(res.problem.errors!.map((e) => e.path)).toContain(`questions[0].${path}`);
   });
 
   it.each([[{ sea: "North" }], [{ city: 7 }], [{ city: "x".repeat(1001) }], [["Paris"]], ["Paris"]])(
@@ -211,7 +211,7 @@ describe("fill in the blanks through the API", () => {
         body: { user_id: user.json.id, answers: [{ question_id: quiz.json.question_ids[0], response }] },
       });
       expectProblem(res, 400, "validation_failed");
-      expect(res.json.errors[0].path).toBe("answers[0].response");
+      expect(res.problem.errors![0]!.path).toBe("answers[0].response");
     },
   );
 
@@ -226,7 +226,7 @@ describe("fill in the blanks through the API", () => {
     };
     const refused = await call("/v1/quizzes", { body: { title: "Too wide", questions: Array(30).fill(wide) } });
     expectProblem(refused, 400, "validation_failed");
-    expect(refused.json.errors[0].path).toBe("questions");
+    expect(refused.problem.errors![0]!.path).toBe("questions");
 
     const quiz = await call("/v1/quizzes", { body: { title: "Nearly full", questions: Array(29).fill(wide) } });
     expect(quiz.status, quiz.text).toBe(201);

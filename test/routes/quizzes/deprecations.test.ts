@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../helpers";
+import { call, callRaw } from "../../support/call";
 
 /**
  * No breaking change under /v1 without notice (docs/compatibility.md): what is deprecated is
@@ -43,9 +43,13 @@ describe("settings.show_correct_answers as a boolean (deprecated)", () => {
   });
 
   it("is marked deprecated in the document, and the operations declare both headers", async () => {
-    const doc = (await call("/openapi.json", { auth: false })).json;
+    // The parts of the document read here.
+    const doc = (await callRaw("/openapi.json", { auth: false })).json as {
+      components: { schemas: Record<string, { properties?: Record<string, { anyOf?: unknown[] }> }> };
+      paths: Record<string, Record<string, { responses: Record<string, { headers: Record<string, unknown> }> }>>;
+    };
     // Every schema that takes show_correct_answers offers the boolean form only as deprecated.
-    const forms = Object.values<any>(doc.components.schemas)
+    const forms = Object.values(doc.components.schemas)
       .map((schema) => schema.properties?.show_correct_answers?.anyOf)
       .filter((anyOf) => anyOf !== undefined);
     expect(forms.length).toBeGreaterThan(0);
@@ -54,7 +58,7 @@ describe("settings.show_correct_answers as a boolean (deprecated)", () => {
       ["/v1/quizzes", "post", "201"],
       ["/v1/quizzes/{id}", "patch", "200"],
     ] as const)
-      expect(Object.keys(doc.paths[path][method].responses[status].headers), `${method} ${path}`).toEqual(
+      expect(Object.keys(doc.paths[path]![method]!.responses[status]!.headers), `${method} ${path}`).toEqual(
         expect.arrayContaining(["Deprecation", "Sunset"]),
       );
   });

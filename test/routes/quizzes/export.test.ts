@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE, call, defaultKey, expectProblem, seedApiKey } from "../../helpers";
+import { BASE, call, defaultKey, expectProblem, seedApiKey } from "../../support/call";
 
 /**
  * GET /v1/quizzes/{id}/export (§13): each format's media type, attachment name and contents, and

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type CsvCell, csvRecord } from "../../../src/lib/csv";
-import { call } from "../../helpers";
+import { call } from "../../support/call";
 import { csvCell, csvObjects, csvRows, exported, ndjsonRows } from "./results-export.fixtures";
 
 /**

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { parse } from "csv-parse/browser/esm/sync";
 import { expect } from "vitest";
-import { BASE, call, defaultKey } from "../../helpers";
+import { type AnswerOf, BASE, callRaw, defaultKey, type KnownPath } from "../../support/call";
 
 /**
  * What the results export's tests share: reading an export back (CSV through csv-parse, a real
@@ -10,7 +10,7 @@ import { BASE, call, defaultKey } from "../../helpers";
  */
 
 export const exportPath = (quizId: string, format: string, shape: string, extra = "") =>
-  `/v1/quizzes/${quizId}/results/export?format=${format}&shape=${shape}${extra}`;
+  `/v1/quizzes/${quizId}/results/export?format=${format}&shape=${shape}${extra}` as const;
 
 /** An export read to its end (as bytes, then UTF-8: workerd warns when .text() reads a type it does not know as text). */
 export async function exported(quizId: string, format: "csv" | "ndjson", shape: "submissions" | "answers", extra = "") {
@@ -24,12 +24,18 @@ export async function exported(quizId: string, format: "csv" | "ndjson", shape: 
   return { headers: res.headers, text };
 }
 
-/** A call that must succeed; its JSON. */
-export const ok = async (path: string, body?: unknown, method?: string) => {
-  const res = await call(path, { body, method });
+/** A call that must succeed; its JSON (a GET without a body, else a POST). */
+export async function ok<P extends KnownPath>(path: P): Promise<AnswerOf<P>["json"]>;
+export async function ok<P extends KnownPath>(
+  path: P,
+  body: unknown,
+  method?: "POST",
+): Promise<AnswerOf<P, { method: "POST" }>["json"]>;
+export async function ok(path: KnownPath, body?: unknown, method?: "POST") {
+  const res = await callRaw(path, { body, method });
   expect(res.status, res.text).toBeLessThan(300);
   return res.json;
-};
+}
 export const newUser = async () =>
   (await ok("/v1/users", { name: "Ada", email: `${crypto.randomUUID()}@example.com` })).id as string;
 export const submit = async (quizId: string, userId: string, answers: unknown[]) =>

@@ -4,7 +4,7 @@ import { parse } from "csv-parse/browser/esm/sync";
 import { expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { exportPageRows, SUBMISSION_COLUMNS } from "../../../src/domain/results-export";
-import { BASE, call, defaultKey } from "../../helpers";
+import { BASE, call, defaultKey } from "../../support/call";
 import { exportPath, pageNoting, seedGraded } from "./results-export.fixtures";
 
 /**

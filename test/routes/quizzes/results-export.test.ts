@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../../src/app";
 import { ANSWER_COLUMNS, exportPageRows, SUBMISSION_COLUMNS } from "../../../src/domain/results-export";
-import { BASE, call, defaultKey, expectProblem, seedApiKey } from "../../helpers";
+import { BASE, call, defaultKey, expectProblem, seedApiKey } from "../../support/call";
 import {
   csvCell,
   csvObjects,
@@ -94,7 +94,7 @@ describe("GET /v1/quizzes/{id}/results/export", () => {
       const points = Object.fromEntries(
         questions.map((q) => [
           `q${q.position}_points`,
-          results.answers.find((x: any) => x.question_id === q.id)?.points_earned ?? null,
+          results.answers.find((x) => x.question_id === q.id)?.points_earned ?? null,
         ]),
       );
       const graded = results.status === "graded";
@@ -134,7 +134,7 @@ describe("GET /v1/quizzes/{id}/results/export", () => {
           submission_id: id,
           user_id: submission.user_id,
           question_id: answer.question_id,
-          position: submission.questions.find((p: any) => p.question_id === answer.question_id).position,
+          position: submission.questions!.find((p) => p.question_id === answer.question_id)!.position,
           type: answer.type,
           question_version: answer.question_version,
           response: answer.response,
@@ -162,10 +162,10 @@ describe("GET /v1/quizzes/{id}/results/export", () => {
     const id = await submit(quiz.id, await newUser(), []);
     await grade(id);
     await ok(`/v1/quizzes/${quiz.id}/questions`, { type: "true_false", prompt: "Later?", correct: true });
-    const presented = (await ok(`/v1/submissions/${id}`)).questions.map((p: any) => p.question_id);
+    const presented = (await ok(`/v1/submissions/${id}`)).questions!.map((p) => p.question_id);
     const [row] = ndjsonRows((await exported(quiz.id, "ndjson", "submissions")).text);
     const cells = [1, 2, 3, 4].map((p) => row?.[`q${p}_points`]);
-    expect(cells).toEqual([0, ...[1, 2].map((i) => (presented.includes(quiz.question_ids[i]) ? 0 : null)), null]);
+    expect(cells).toEqual([0, ...[1, 2].map((i) => (presented.includes(quiz.question_ids[i]!) ? 0 : null)), null]);
     expect(cells.filter((c) => c === null)).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { call, expectProblem, seedApiKey } from "../../helpers";
+import { type AnswerOf, call, expectProblem, seedApiKey } from "../../support/call";
 
 /**
  * Attempts the server controls (docs/api.md), over HTTP: availability windows and deadlines at
@@ -190,23 +190,23 @@ describe("pools and shuffling", () => {
     const subs = [];
     for (let i = 0; i < 12; i++) subs.push(await createSubmission(quiz.id, user));
     for (const sub of subs) {
-      const ids: string[] = sub.questions.map((q: { question_id: string }) => q.question_id);
-      expect(sub.questions.map((q: { position: number }) => q.position)).toEqual([1, 2, 3, 4, 5, 6]);
+      const ids: string[] = sub.questions!.map((q: { question_id: string }) => q.question_id);
+      expect(sub.questions!.map((q: { position: number }) => q.position)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(ids.filter((id) => a.includes(id))).toHaveLength(2);
       expect(ids.filter((id) => b.includes(id))).toHaveLength(1);
       expect(ids.filter((id) => unpooled.includes(id) || c.includes(id))).toHaveLength(3);
       // Unshuffled: in the quiz's order.
       expect(ids).toEqual([...ids].sort((x, y) => quiz.questionIds.indexOf(x) - quiz.questionIds.indexOf(y)));
-      expect(sub.questions.every((q: object) => !("option_order" in q))).toBe(true);
+      expect(sub.questions!.every((q: object) => !("option_order" in q))).toBe(true);
       draws.add(ids.join());
       expect((await call(`/v1/submissions/${sub.id}`)).json.questions).toEqual(sub.questions);
     }
     expect(draws.size).toBeGreaterThan(1);
-    const graded = await grade(subs[0].id);
+    const graded = await grade(subs[0]!.id);
     expect(graded.points_possible).toBe(6);
-    const results = await call(`/v1/submissions/${subs[0].id}/results`);
+    const results = await call(`/v1/submissions/${subs[0]!.id}/results`);
     expect(results.json.answers.map((x: { question_id: string }) => x.question_id)).toEqual(
-      subs[0].questions.map((q: { question_id: string }) => q.question_id),
+      subs[0]!.questions!.map((q: { question_id: string }) => q.question_id),
     );
   });
 
@@ -214,10 +214,10 @@ describe("pools and shuffling", () => {
     const quiz = await poolQuiz({});
     const user = await createUser();
     const sub = await createSubmission(quiz.id, user);
-    const shown = new Set(sub.questions.map((q: { question_id: string }) => q.question_id));
+    const shown = new Set(sub.questions!.map((q: { question_id: string }) => q.question_id));
     const hidden = quiz.questionIds.find((id) => !shown.has(id))!;
     expectProblem(await putAnswers(sub.id, [{ question_id: hidden, response: true }]), 400, "validation_failed");
-    const presented = sub.questions[0].question_id;
+    const presented = sub.questions![0]!.question_id;
     expect((await putAnswers(sub.id, [{ question_id: presented, response: true }])).status).toBe(200);
     // On create the draw is made first; a question no draw can leave out is always accepted.
     const created = await submit(quiz.id, user, [{ question_id: quiz.questionIds[0], response: true }]);
@@ -240,14 +240,14 @@ describe("pools and shuffling", () => {
     const optionOrders = new Set<string>();
     for (let i = 0; i < 10; i++) {
       const sub = await createSubmission(quiz.id, user);
-      const ids: string[] = sub.questions.map((q: { question_id: string }) => q.question_id);
+      const ids: string[] = sub.questions!.map((q: { question_id: string }) => q.question_id);
       expect([...ids].sort()).toEqual([...quiz.questionIds].sort());
-      expect(sub.questions.map((q: { position: number }) => q.position)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(sub.questions!.map((q: { position: number }) => q.position)).toEqual([1, 2, 3, 4, 5, 6]);
       orders.add(ids.join());
-      for (const q of sub.questions) {
+      for (const q of sub.questions!) {
         if (q.question_id === quiz.questionIds[5]) {
-          expect([...q.option_order].sort()).toEqual(["a", "b", "c", "d"]);
-          optionOrders.add(q.option_order.join());
+          expect([...q.option_order!].sort()).toEqual(["a", "b", "c", "d"]);
+          optionOrders.add(q.option_order!.join());
         } else expect(q).not.toHaveProperty("option_order");
       }
       expect((await call(`/v1/submissions/${sub.id}`)).json.questions).toEqual(sub.questions);
@@ -295,7 +295,7 @@ describe("grading policies", () => {
     // Attempts 1..4 score 50, 100, 0, 25; graded out of order (4, 1, 3, 2).
     const subs = [];
     for (const right of [2, 4, 0, 1]) subs.push(await createSubmission(quiz.id, user, answersScoring(quiz.questionIds, right)));
-    for (const i of [3, 0, 2, 1]) await grade(subs[i].id);
+    for (const i of [3, 0, 2, 1]) await grade(subs[i]!.id);
     // The other user: 100, 0, 0 (average 33.33).
     for (const right of [4, 0, 0])
       await grade((await createSubmission(quiz.id, other, answersScoring(quiz.questionIds, right))).id);
@@ -339,9 +339,9 @@ describe("grading policies", () => {
       await grade((await createSubmission(quiz.id, user)).id);
     }
     const seen: string[] = [];
-    let path: string | null = `/v1/quizzes/${quiz.id}/grades?limit=2`;
+    let path: `/v1/quizzes/${string}/grades?${string}` | null = `/v1/quizzes/${quiz.id}/grades?limit=2`;
     while (path) {
-      const page = await call(path);
+      const page: AnswerOf<`/v1/quizzes/${string}/grades`> = await call(path);
       expect(page.status, page.text).toBe(200);
       seen.push(...page.json.grades.map((g: { user_id: string }) => g.user_id));
       path = page.json.next_cursor
@@ -407,8 +407,8 @@ describe("reveal policies, per scope", () => {
     const subs = [];
     for (let i = 0; i < 3; i++) {
       subs.push(await createSubmission(quiz.id, extra));
-      await grade(subs[i].id);
-      expect((await revealed(subs[0].id)).reader).toBe(i === 2);
+      await grade(subs[i]!.id);
+      expect((await revealed(subs[0]!.id)).reader).toBe(i === 2);
     }
 
     const unlimited = await createQuiz({ questions: TRUE_FALSE(1), settings: { show_correct_answers: "after_last_attempt" } });
@@ -478,9 +478,9 @@ describe("reveal policies, per scope", () => {
     for (let i = 0; i < 3; i++) {
       at(T0 + 200_000 + i * 100_000);
       extras.push(await createSubmission(quiz.id, extra));
-      await grade(extras[i].id);
+      await grade(extras[i]!.id);
       at(T0 + 261_000 + i * 100_000);
-      expect((await revealed(extras[0].id)).reader).toBe(i === 2);
+      expect((await revealed(extras[0]!.id)).reader).toBe(i === 2);
     }
 
     // A window that has ended, with a submission still open (the cron has not graded it yet).

@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../../helpers";
+import { call, expectProblem, seedApiKey } from "../../support/call";
 import { deliveries, eventually, hook, waitForRequests } from "../../support/webhook-helpers";
 
 /**
