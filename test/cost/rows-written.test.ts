@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import worker from "../../src/index";
-import { BASE, call, defaultKey } from "../helpers";
 import { rowNoting } from "../support/binding-counter";
+import { type AnswerOf, BASE, call, defaultKey, type KnownPath } from "../support/call";
 import { answersFor, ITEM_QUESTIONS } from "../support/item-fixtures";
 
 /**
@@ -46,7 +46,7 @@ async function submitted(quizId: string, questionIds: string[], userId: string, 
 }
 
 /** One request through the app with D1's rows noted; its after-response work is settled and counted too. */
-async function rowsOf(path: string, init: { method: string; body?: unknown }) {
+async function rowsOf<P extends KnownPath, M extends "POST" | "PUT">(path: P, init: { method: M; body?: unknown }) {
   const perStatement: { sql: string; written: number }[] = [];
   const DB = rowNoting(env.DB, (sql, _read, written) => perStatement.push({ sql, written }));
   const ctx = createExecutionContext();
@@ -65,7 +65,11 @@ async function rowsOf(path: string, init: { method: string; body?: unknown }) {
   expect(res.status, await res.clone().text()).toBe(200);
   // Usage flushes of the credential are its own cost (test/credential-simulation.ts), not the grade's.
   const own = perStatement.filter((s) => !/api_key_usage|api_keys/.test(s.sql));
-  return { written: own.reduce((sum, s) => sum + s.written, 0), perStatement: own, body: (await res.json()) as any };
+  return {
+    written: own.reduce((sum, s) => sum + s.written, 0),
+    perStatement: own,
+    body: (await res.json()) as AnswerOf<P, { method: M }>["json"],
+  };
 }
 
 const grade = (id: string) => rowsOf(`/v1/submissions/${id}/grade`, { method: "POST" });
@@ -121,7 +125,7 @@ describe("rows written per review", () => {
     const answers = [...answersFor(ids.slice(0, -1), [1, 2, 3, 0, 1, 2, 1, 0, 3, 2]), { question_id: essay, response: "Text." }];
     const sub = await call(`/v1/quizzes/${quiz.json.id}/submissions`, { body: { user_id: await newUser(), answers } });
     expect((await call(`/v1/submissions/${sub.json.id}/grade`, { method: "POST" })).json.status).toBe("needs_review");
-    const path = `/v1/submissions/${sub.json.id}/reviews/${essay}`;
+    const path: `/v1/submissions/${string}/reviews/${string}` = `/v1/submissions/${sub.json.id}/reviews/${essay}`;
     const counted = await rowsOf(path, { method: "PUT", body: { points: 6 } });
     expect(counted.body.status).toBe("graded");
     const moved = await rowsOf(path, { method: "PUT", body: { points: 9 } });
@@ -172,9 +176,11 @@ describe("rows written per regrade chunk", () => {
       expect((await getQueueResult(batch, ctx)).retryMessages).toEqual([]);
       status = (await env.DB.prepare("SELECT status FROM jobs WHERE id = ?").bind(jobId).first<{ status: string }>())!.status;
     }
-    const job = await env.DB.prepare("SELECT status, result FROM jobs WHERE id = ?").bind(jobId).first<any>();
-    expect(job.status).toBe("succeeded");
-    expect(JSON.parse(job.result).submissions_changed).toBe(40);
+    const job = await env.DB.prepare("SELECT status, result FROM jobs WHERE id = ?")
+      .bind(jobId)
+      .first<{ status: string; result: string }>();
+    expect(job!.status).toBe("succeeded");
+    expect(JSON.parse(job!.result).submissions_changed).toBe(40);
     // Per submission: its claim, item sums (both populations for a user's first), quiz, user and
     // grade rows, its change row (and its key's entry) and its submission.regraded event (its row and
     // four index entries): 12 or 13; then the job's own rows (509 in all here; 3 020 when item sums

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call } from "../helpers";
+import { call, type KnownPath } from "../support/call";
 import { answersFor, ITEM_QUESTIONS } from "../support/item-fixtures";
 
 /**
@@ -47,7 +47,7 @@ async function oldTables() {
 }
 
 async function figures(quizId: string) {
-  const read = async (path: string) => {
+  const read = async <P extends KnownPath>(path: P) => {
     const res = await call(path);
     expect(res.status, res.text).toBe(200);
     return res.json;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi } from "vitest";
-import { call, expectProblem } from "../helpers";
+import { call, expectProblem } from "../support/call";
 import { deliveries, eventually, hook, newUser, receivedAt, waitForRequests } from "../support/webhook-helpers";
 import { createEndpoint, deleteEndpointsAfterEach } from "./fixtures";
 
@@ -138,9 +138,7 @@ describe("delivery", { timeout: 30_000 }, () => {
     const read = await call(`/v1/webhook-endpoints/${endpoint.id}`);
     expect(read.json.disabled_at).not.toBeNull();
     const events = await call("/v1/events?type=webhook_endpoint.disabled");
-    const event = (events.json.events as { data: { object: { id: string; url: string } } }[]).find(
-      (e) => e.data.object.id === endpoint.id,
-    );
+    const event = events.json.events.find((e) => e.data.object.id === endpoint.id);
     // The event names the endpoint's origin only: its path and query may hold the receiver's token.
     expect(event?.data.object.url).toBe(new URL(url).origin);
     expect(JSON.stringify(event)).not.toContain("/hook/");

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/lib/crypto";
-import { call, expectProblem } from "../helpers";
+import { type AnswerOf, type CallOptions, call, expectProblem, type KnownPath, type Schema } from "../support/call";
 
 /**
  * §7 "Exactly recorded": every change the API makes writes its event in the same D1 batch. The
@@ -13,8 +13,8 @@ interface StoredEvent {
   id: string;
   type: string;
   created_at: string;
-  object: any;
-  previous: any;
+  object: Schema<"Event">["data"]["object"];
+  previous: Schema<"Event">["previous_attributes"] | null;
   user_id: string | null;
   /** The stored data and previous_attributes, as text: what secrets are searched for. */
   raw: string;
@@ -75,7 +75,11 @@ const tf = (prompt: string) => ({ type: "true_false", prompt, correct: true });
 const single = { type: "single_choice", prompt: "2 + 2?", options: [{ text: "3" }, { text: "4" }], correct_option_id: "b" };
 const numeric = { type: "numeric", prompt: "Pi?", correct_value: 3.14, tolerance: 0.01 };
 
-async function ok(path: string, options: Parameters<typeof call>[1] = {}, status = 200) {
+async function ok<P extends KnownPath, const O extends CallOptions = object>(
+  path: P,
+  options?: O,
+  status = 200,
+): Promise<AnswerOf<P, O>["json"]> {
   const res = await call(path, options);
   expect(res.status, `${path}: ${res.text}`).toBe(status);
   return res.json;
@@ -88,7 +92,7 @@ const createUser = (name = "Ada Lovelace") =>
 
 /** The question as GET shows it to a key holder, without its key: what its events must carry. */
 async function questionWithoutKey(quizId: string, questionId: string) {
-  const shown = await ok(`/v1/quizzes/${quizId}/questions/${questionId}`);
+  const shown: Record<string, unknown> = await ok(`/v1/quizzes/${quizId}/questions/${questionId}`);
   for (const field of KEY_FIELDS) delete shown[field];
   return shown;
 }
@@ -181,7 +185,7 @@ describe("question events", () => {
   it("PATCH records question.updated with previous_attributes, never the key", async () => {
     const quiz = await createQuiz({ questions: [single, tf("B"), tf("C")] });
     const [id] = quiz.question_ids as string[];
-    const path = `/v1/quizzes/${quiz.id}/questions/${id}`;
+    const path: `/v1/quizzes/${string}/questions/${string}` = `/v1/quizzes/${quiz.id}/questions/${id}`;
     await ok(path, { method: "PATCH", body: { prompt: "Two plus two?", points: 2 } });
     await ok(path, { method: "PATCH", body: { correct_option_id: "a" } });
     const moved = await ok(path, { method: "PATCH", body: { position: 3 } });
@@ -211,7 +215,7 @@ describe("question events", () => {
   it("concurrent moves and deletes each record one event with the positions they replaced", async () => {
     const quiz = await createQuiz({ questions: Array.from({ length: 6 }, (_, i) => tf(`Q${i}`)) });
     const ids = quiz.question_ids as string[];
-    const at = (i: number) => `/v1/quizzes/${quiz.id}/questions/${ids[i]}`;
+    const at = (i: number): `/v1/quizzes/${string}/questions/${string}` => `/v1/quizzes/${quiz.id}/questions/${ids[i]}`;
     const results = await Promise.all([
       call(at(0), { method: "PATCH", body: { position: 6 } }),
       call(at(5), { method: "PATCH", body: { position: 1 } }),
@@ -257,7 +261,7 @@ describe("user events", () => {
   it("a taken e-mail → 409 and no event", async () => {
     const user = await createUser();
     const before = await eventCount();
-    const res = await call("/v1/users", { body: { name: "Twin", email: user.email.toUpperCase() } });
+    const res = await call("/v1/users", { body: { name: "Twin", email: user.email!.toUpperCase() } });
     expectProblem(res, 409, "email_taken");
     const other = await createUser();
     const patch = await call(`/v1/users/${other.id}`, { method: "PATCH", body: { email: user.email } });
@@ -284,7 +288,7 @@ describe("user events", () => {
     expect(events).toHaveLength(10);
     // Each change replaced the name the one before it wrote: following previous → new from the
     // original name visits every event once and ends at the stored name.
-    const next = new Map(events.map((e) => [e.previous.name as string, e.object.name as string]));
+    const next = new Map(events.map((e) => [e.previous!.name as string, e.object.name as string]));
     expect(next.size).toBe(10);
     const seen: string[] = [];
     for (let name = "Original"; next.has(name); name = next.get(name)!) seen.push(next.get(name)!);
@@ -369,7 +373,7 @@ describe("credential events carry no secret", () => {
     for (const event of [...(await eventsOf(created.id)), ...(await eventsOf(rotated.id))]) {
       for (const secret of [key, newKey, await sha256Hex(key), await sha256Hex(newKey)]) expect(event.raw).not.toContain(secret);
       // qz_live_ appears only as the display prefix, which GET shows too.
-      expect(event.raw.replaceAll(event.object.prefix, "")).not.toContain("qz_live_");
+      expect(event.raw.replaceAll(event.object.prefix as string, "")).not.toContain("qz_live_");
       expect(event.raw).not.toMatch(/"key(_hash)?"|"hash"/);
     }
   });

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import worker from "../../src/index";
-import { BASE, call, defaultKey, seedApiKey } from "../helpers";
+import { type Answer, BASE, call, callRaw, defaultKey, seedApiKey } from "../support/call";
 import { seedClient, workerFetch } from "../support/oauth-helpers";
 import { checkAnswer } from "./checks";
 import type { FuzzSummary } from "./format";
@@ -38,7 +38,7 @@ function seedFor(seed: number, label: string): number {
   return h | 0;
 }
 
-async function ok(res: Awaited<ReturnType<typeof call>>, what: string) {
+async function ok<Json>(res: Answer<Json, unknown>, what: string): Promise<Json> {
   if (res.status >= 300) throw new Error(`fuzz seeding: ${what} → ${res.status} ${res.text}`);
   return res.json;
 }
@@ -201,7 +201,7 @@ function methodsByPath(ops: Operation[]) {
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   const started = Date.now();
-  const docRes = await call("/openapi.json", { auth: false });
+  const docRes = await callRaw("/openapi.json", { auth: false });
   if (docRes.status !== 200) throw new Error(`GET /openapi.json → ${docRes.status}`);
   const doc = docRes.json;
   const ops = readOperations(doc);

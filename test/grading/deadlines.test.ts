@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import { deadlineFor } from "../../src/domain/attempts";
 import { DEADLINE_CHUNK, type EventsMessage } from "../../src/events/messages";
 import worker from "../../src/index";
-import { call } from "../helpers";
 import { countingEnv, notingQueue } from "../support/binding-counter";
+import { call } from "../support/call";
 
 /**
  * Grading at deadlines (docs/api.md): the cron (scheduled handler) hands overdue open submissions
@@ -130,10 +130,10 @@ describe("grading at deadlines", () => {
     expect((await call(`/v1/submissions/${due}`)).json.status).toBe("open");
     // The event recorded by the consumer is dispatched as a request's is, not left to the sweep.
     const event = await call(`/v1/events?type=submission.graded&limit=100`);
-    const mine = event.json.events.find((e: { data: { object: { id: string } } }) => e.data.object.id === overdue);
+    const mine = event.json.events.find((e) => e.data.object.id === overdue);
     expect(mine?.data.object.graded_by).toBe("deadline");
     await until(
-      async () => (await row<{ d: string | null }>("SELECT dispatched_at AS d FROM events WHERE id = ?", mine.id))?.d != null,
+      async () => (await row<{ d: string | null }>("SELECT dispatched_at AS d FROM events WHERE id = ?", mine!.id))?.d != null,
       "the event's dispatch",
       30_000,
     );
@@ -338,10 +338,10 @@ describe("settings that close open submissions sooner (§6b)", () => {
     expect(await deadlineOf(sub.id)).toBe(end);
     const late = await call(`/v1/submissions/${sub.id}/answers`, {
       method: "PUT",
-      body: { answers: [{ question_id: (await call(`/v1/quizzes/${quizId}/questions`)).json.questions[0].id, response: true }] },
+      body: { answers: [{ question_id: (await call(`/v1/quizzes/${quizId}/questions`)).json.questions[0]!.id, response: true }] },
     });
     expect(late.status, late.text).toBe(409);
-    expect(late.json.code).toBe("deadline_passed");
+    expect(late.problem.code).toBe("deadline_passed");
 
     const noted = noting(env.EVENTS_QUEUE);
     await runCron({ ...env, EVENTS_QUEUE: noted.queue });
@@ -382,7 +382,7 @@ describe("settings that close open submissions sooner (§6b)", () => {
       expect(stored!.deadline_at, `trial ${trial}`).not.toBeNull();
       expect(stored!.deadline_at! <= allowed, `trial ${trial}: ${stored!.deadline_at} > ${allowed}`).toBe(true);
       // The creation answered the deadline it wrote; a PATCH after it may only have moved it earlier.
-      expect(created.json.deadline_at >= stored!.deadline_at!).toBe(true);
+      expect(created.json.deadline_at! >= stored!.deadline_at!).toBe(true);
     }
   }, 60_000);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../helpers";
+import { callRaw } from "../support/call";
 import { newQuiz } from "./learners";
 import { newPlatform } from "./platform";
 
@@ -9,17 +9,31 @@ import { newPlatform } from "./platform";
 
 const METHODS = ["get", "put", "post", "patch", "delete"] as const;
 
+/** The parts of the document read here. */
+interface SchemaObject {
+  $ref?: string;
+  example?: unknown;
+}
+interface Operation {
+  parameters?: { name: string; example?: unknown; schema?: SchemaObject }[];
+  requestBody?: { content?: Record<string, { example?: unknown; schema?: SchemaObject }> };
+}
+interface Document {
+  paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
+  components: { schemas: Record<string, SchemaObject> };
+}
+
 describe("the LTI request examples of /openapi.json", async () => {
-  const doc = (await call("/openapi.json")).json;
-  const resolve = (schema: any) =>
+  const doc = (await callRaw("/openapi.json")).json as Document;
+  const resolve = (schema: SchemaObject | undefined) =>
     schema?.$ref ? doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")] : schema;
-  const examples = Object.entries<any>(doc.paths)
+  const examples = Object.entries(doc.paths)
     .filter(([path]) => path.startsWith("/v1/lti/"))
     .flatMap(([path, item]) =>
       METHODS.flatMap((method) => {
         const content = item[method]?.requestBody?.content?.["application/json"];
         return content
-          ? [{ method, path, item: item[method], example: content.example ?? resolve(content.schema)?.example }]
+          ? [{ method, path, item: item[method]!, example: content.example ?? resolve(content.schema)?.example }]
           : [];
       }),
     );
@@ -38,8 +52,7 @@ describe("the LTI request examples of /openapi.json", async () => {
     const platform = await newPlatform();
     const quiz = await newQuiz();
     const pathExample = (name: string) =>
-      item.parameters?.find((p: any) => p.name === name)?.schema?.example ??
-      item.parameters?.find((p: any) => p.name === name)?.example;
+      item.parameters?.find((p) => p.name === name)?.schema?.example ?? item.parameters?.find((p) => p.name === name)?.example;
     const url = path.replace(/\{([^}]+)\}/g, (_: string, name: string) =>
       name === "id" ? platform.id : encodeURIComponent(String(pathExample(name) ?? "link-1")),
     );
@@ -49,7 +62,7 @@ describe("the LTI request examples of /openapi.json", async () => {
         .replace(/"quiz_[0-9a-z]{26}"/g, `"${quiz}"`),
     );
     if (path === "/v1/lti/launches") body.id_token = await platform.sign(platform.claims());
-    const res = await call(url, { method: method.toUpperCase(), body });
+    const res = await callRaw(url, { method: method.toUpperCase(), body });
     expect(res.status, `${method} ${url}: ${res.text}`).toBeGreaterThanOrEqual(200);
     expect(res.status, `${method} ${url}: ${res.text}`).toBeLessThan(300);
   });

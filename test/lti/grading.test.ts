@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call } from "../helpers";
+import { call } from "../support/call";
 import { ledger } from "./learners";
 import { CLAIM, eventually, launch, newPlatform, SCORE_SCOPE, type ScoreRecord, type TestPlatform, unique } from "./platform";
 

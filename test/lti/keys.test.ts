@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { BASE, call, defaultKey, expectProblem } from "../helpers";
+import { BASE, call, defaultKey, expectProblem } from "../support/call";
 import { keptGrade, learner, ledger, newQuiz } from "./learners";
 import { eventually, newPlatform, toolJwks, unique } from "./platform";
 
@@ -28,7 +28,7 @@ describe("GET /.well-known/jwks.json", { timeout: 60_000 }, () => {
     const [key] = res.json.keys;
     expect(key).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig", e: "AQAB", kid: expect.stringMatching(/^ltk_/) });
     // 2048 bits: 256 bytes of modulus, 342 base64url characters.
-    expect(key.n).toHaveLength(342);
+    expect(key!.n).toHaveLength(342);
     for (const member of PRIVATE_MEMBERS) expect(key).not.toHaveProperty(member);
   });
 
@@ -49,14 +49,14 @@ describe("POST /v1/lti/keys/rotate", { timeout: 60_000 }, () => {
     const [current, previous] = rotated.json.keys;
     expect(current).toMatchObject({ status: "current", listed_until: null });
     expect(previous).toMatchObject({ status: "previous", kid: before[0] });
-    const listedFor = Date.parse(previous.listed_until) - Date.now();
+    const listedFor = Date.parse(previous!.listed_until!) - Date.now();
     expect(listedFor).toBeGreaterThan(24 * 3600_000 - 60_000);
     expect(listedFor).toBeLessThanOrEqual(24 * 3600_000);
-    expect((await toolJwks()).keys.map((k) => k.kid)).toEqual([current.kid, previous.kid]);
+    expect((await toolJwks()).keys.map((k) => k.kid)).toEqual([current!.kid, previous!.kid]);
 
     // The platform knows only the new key: the token request's assertion must be signed with it.
     const platform = await newPlatform();
-    const onlyCurrent = { keys: (await toolJwks()).keys.filter((k) => k.kid === current.kid) };
+    const onlyCurrent = { keys: (await toolJwks()).keys.filter((k) => k.kid === current!.kid) };
     await fetch(`${env.LTI_PLATFORM_URL}/p/${platform.name}/tool-jwks`, { method: "POST", body: JSON.stringify(onlyCurrent) });
     const quizId = await newQuiz();
     const who = await learner(platform, quizId, platform.lineitem(unique("item")));
@@ -64,7 +64,7 @@ describe("POST /v1/lti/keys/rotate", { timeout: 60_000 }, () => {
     await eventually(async () => expect((await ledger(`&user_id=${who.userId}`))[0]?.status).toBe("succeeded"));
 
     const again = (await call("/v1/lti/keys/rotate", { method: "POST" })).json.keys;
-    expect(again.map((k: { kid: string }) => k.kid)).toEqual([expect.any(String), current.kid]);
+    expect(again.map((k: { kid: string }) => k.kid)).toEqual([expect.any(String), current!.kid]);
     expect((await toolJwks()).keys.map((k) => k.kid)).not.toContain(before[0]);
   });
 

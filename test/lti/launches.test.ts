@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../helpers";
+import { call, expectProblem, seedApiKey } from "../support/call";
 import { CLAIM, launch, newPlatform, SCORE_SCOPE, type TestPlatform, unique } from "./platform";
 
 // POST /v1/lti/launches (docs/lti.md): every check of the id_token, each broken alone in a token
@@ -39,7 +39,7 @@ describe("POST /v1/lti/launches: a valid launch", () => {
     const user = await call(`/v1/users/${res.json.user_id}`);
     expect(user.json).toMatchObject({ name: "Ada Lovelace", email: claims.email, role: "student" });
     const events = await call("/v1/events?type=user.created&limit=100");
-    expect(events.json.events.some((e: any) => e.data.object.id === res.json.user_id)).toBe(true);
+    expect(events.json.events.some((e) => e.data.object.id === res.json.user_id)).toBe(true);
   });
 
   it("finds the same user on the person's next launch, and another for another sub", async () => {
@@ -145,7 +145,7 @@ describe("POST /v1/lti/launches: each check, broken alone → 401 invalid_launch
     const good = platform.claims();
     const res = await launch(platform, breakIt(good), options);
     const problem = expectProblem(res, 401, "invalid_launch");
-    expect((problem as any).check).toBe(check);
+    expect((problem as { check?: string }).check).toBe(check);
     expect(problem.detail).toContain(check);
     // The same claims unbroken pass every check (the nonce was not used up by the refusal).
     const control = await launch(platform, good);
@@ -157,9 +157,9 @@ describe("POST /v1/lti/launches: each check, broken alone → 401 invalid_launch
     const token = await platform.sign(claims);
     expect((await call("/v1/lti/launches", { body: { id_token: token } })).status).toBe(200);
     const replay = expectProblem(await call("/v1/lti/launches", { body: { id_token: token } }), 401, "invalid_launch");
-    expect((replay as any).check).toBe("replayed_nonce");
+    expect((replay as { check?: string }).check).toBe("replayed_nonce");
     const resigned = expectProblem(await launch(platform, { ...claims, sub: unique("person") }), 401, "invalid_launch");
-    expect((resigned as any).check).toBe("replayed_nonce");
+    expect((resigned as { check?: string }).check).toBe("replayed_nonce");
   });
 
   it("concurrent launches with one token: exactly one is accepted", async () => {
@@ -170,7 +170,7 @@ describe("POST /v1/lti/launches: each check, broken alone → 401 invalid_launch
 
   it("malformed_token: not a JWT", async () => {
     const problem = expectProblem(await call("/v1/lti/launches", { body: { id_token: "not-a-jwt" } }), 401, "invalid_launch");
-    expect((problem as any).check).toBe("malformed_token");
+    expect((problem as { check?: string }).check).toBe("malformed_token");
   });
 
   it("jwks_unavailable: the platform's JWKS URL answers no key set", async () => {
@@ -181,7 +181,7 @@ describe("POST /v1/lti/launches: each check, broken alone → 401 invalid_launch
     expect(registered.status, registered.text).toBe(201);
     const claims = { ...platform.claims(), iss: issuer, aud: "c", [CLAIM.deploymentId]: "d" };
     const problem = expectProblem(await launch(platform, claims), 401, "invalid_launch");
-    expect((problem as any).check).toBe("jwks_unavailable");
+    expect((problem as { check?: string }).check).toBe("jwks_unavailable");
   });
 
   it("an unknown field or an empty id_token → 400", async () => {

@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { expect } from "vitest";
 import type { Database } from "../../src/env";
 import { recordKeptGrade } from "../../src/lti/ledger";
-import { call } from "../helpers";
+import { call } from "../support/call";
 import { CLAIM, launch, SCORE_SCOPE, type TestPlatform, unique } from "./platform";
 
 // Learners who launch a quiz from the loopback platform and submit under their launch, and the
@@ -66,5 +66,5 @@ export function keptGrade(
 export async function ledger(query = "") {
   const res = await call(`/v1/lti/passbacks?limit=100${query}`);
   expect(res.status, res.text).toBe(200);
-  return res.json.passbacks as any[];
+  return res.json.passbacks;
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../helpers";
+import { call, expectProblem, seedApiKey } from "../support/call";
 import { keptGrade, learner, ledger, newQuiz } from "./learners";
 import { CLAIM, eventually, launch, newPlatform, SCORE_SCOPE, type TestPlatform, unique } from "./platform";
 
@@ -83,7 +83,7 @@ describe("GET /v1/lti/passbacks", { timeout: 60_000 }, () => {
     expect(page.json.passbacks).toHaveLength(1);
     expect(page.json.next_cursor).toEqual(expect.any(String));
     const next = await call(`/v1/lti/passbacks?limit=1&cursor=${page.json.next_cursor}`);
-    expect(next.json.passbacks[0].id > page.json.passbacks[0].id).toBe(true);
+    expect(next.json.passbacks[0]!.id > page.json.passbacks[0]!.id).toBe(true);
     expectProblem(await call("/v1/lti/passbacks?status=lost"), 400, "validation_failed");
     expectProblem(await call("/v1/lti/passbacks?quiz=1"), 400, "validation_failed");
   });

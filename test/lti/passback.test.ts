@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectProblem } from "../helpers";
+import { call, expectProblem } from "../support/call";
 import { keptGrade, learner, ledger, newQuiz } from "./learners";
 import { eventually, newPlatform, type ScoreRecord, type TestPlatform, unique } from "./platform";
 
@@ -20,7 +20,7 @@ async function settled(userId: string, status: "succeeded" | "failed" = "succeed
   return eventually(async () => {
     const [row] = await ledger(`&user_id=${userId}`);
     expect(row?.status).toBe(status);
-    return row;
+    return row!;
   });
 }
 
@@ -133,7 +133,7 @@ describe("failures", { timeout: 60_000 }, () => {
     expect(failed).toMatchObject({ attempts: 1, last_response_status: 400, next_retry_at: null });
     expect(failed.last_error).toContain("HTTP 400");
     const events = await call("/v1/events?type=lti.passback.failed&limit=100");
-    expect(events.json.events.find((e: any) => e.data.object.id === failed.id)?.data.object).toMatchObject({
+    expect(events.json.events.find((e) => e.data.object.id === failed.id)?.data.object).toMatchObject({
       id: failed.id,
       status: "failed",
       last_response_status: 400,

@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import { BASE, call } from "../helpers";
+import { BASE, call } from "../support/call";
 
 // The loopback LTI platform of test/lti-platform.ts, as the tests drive it: register it with the
 // API, sign launches with its keys, tell it the tool's keys, plan how it answers scores, read what
@@ -56,13 +56,14 @@ interface PlatformLog {
 let serial = 0;
 export const unique = (label: string) => `${label}-${Date.now().toString(36)}-${serial++}`;
 
-async function control(path: string, body?: unknown) {
+/** Asks the loopback platform (test/lti-platform.ts); T is what that path answers. */
+async function control<T = unknown>(path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${env.LTI_PLATFORM_URL}${path}`, {
     method: body === undefined ? "GET" : "POST",
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
-  return res.json() as Promise<any>;
+  return res.json() as Promise<T>;
 }
 
 /** The tool's key set, as platforms fetch it. */
@@ -100,7 +101,10 @@ export async function newPlatform(options: { audience?: string } = {}): Promise<
   const name = unique("lms");
   const clientId = unique("client");
   const deploymentId = unique("deployment");
-  const urls = await control(`/p/${name}/setup`, { client_id: clientId, audience: options.audience });
+  const urls = await control<{ issuer: string; jwks_url: string; token_url: string }>(`/p/${name}/setup`, {
+    client_id: clientId,
+    audience: options.audience,
+  });
   const res = await call("/v1/lti/platforms", {
     body: {
       issuer: urls.issuer,
@@ -119,10 +123,10 @@ export async function newPlatform(options: { audience?: string } = {}): Promise<
     clientId,
     deploymentId,
     lineitem: (item, query) => `${urls.issuer}/lineitems/${item}${query ?? ""}`,
-    sign: async (payload, opts = {}) => (await control(`/p/${name}/sign`, { payload, ...opts })).id_token,
+    sign: async (payload, opts = {}) => (await control<{ id_token: string }>(`/p/${name}/sign`, { payload, ...opts })).id_token,
     rotate: async () => void (await control(`/p/${name}/keys/rotate`, {})),
     plan: async (plan) => void (await control(`/p/${name}/plan`, plan)),
-    log: () => control(`/p/${name}/log`),
+    log: () => control<PlatformLog>(`/p/${name}/log`),
     syncToolKeys: async () => void (await control(`/p/${name}/tool-jwks`, await toolJwks())),
     claims: (overrides = {}) => {
       const now = Math.floor(Date.now() / 1000);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../helpers";
+import { call, expectProblem, seedApiKey } from "../support/call";
 import { newQuiz } from "./learners";
 import { unique } from "./platform";
 
@@ -76,7 +76,7 @@ describe("GET, PATCH, DELETE /v1/lti/platforms/{id}", () => {
   it("lists every platform in pages (key platforms, next_cursor, Link)", async () => {
     for (let i = 0; i < 3; i++) expect((await call("/v1/lti/platforms", { body: registration() })).status).toBe(201);
     const seen: string[] = [];
-    let path = "/v1/lti/platforms?limit=2";
+    let path: `/v1/lti/platforms?${string}` = "/v1/lti/platforms?limit=2";
     for (;;) {
       const page = await call(path);
       expect(page.status, page.text).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ANSWER_ROW_BUDGET, answerRowBytes } from "../../../src/domain/answers";
-import { call } from "../../helpers";
+import { call } from "../../support/call";
 import { eventsAbout, footprint, imported, questionsOf } from "./helpers";
 
 /**
@@ -36,7 +36,7 @@ describe("POST /v1/imports?quiz_id=", () => {
       [4, "S2"],
       [5, "S3"],
     ]);
-    expect(job.result.report.map((e: any) => e.question_id)).toEqual(questions.slice(2).map((q) => q.id));
+    expect(job.result!.report.map((e) => e.question_id)).toEqual(questions.slice(2).map((q) => q.id));
     const got = await call(`/v1/quizzes/${quiz.id}`);
     expect(got.json).toMatchObject({ title: quiz.title, questions: 5 });
     expect(await eventsAbout("quiz.created", (o) => o.id === quiz.id)).toHaveLength(1);
@@ -47,7 +47,7 @@ describe("POST /v1/imports?quiz_id=", () => {
   it("fills the quiz up to 200 questions: the rest are skipped, in source order", async () => {
     const quiz = await quizWith(Array.from({ length: 198 }, (_, i) => tf(i)));
     const job = await imported(giftStatements(4), "text/plain", `quiz_id=${quiz.id}`);
-    expect(job.result.report.map((e: any) => [e.source_id, e.status, e.notes])).toEqual([
+    expect(job.result!.report.map((e) => [e.source_id, e.status, e.notes])).toEqual([
       ["S1", "imported", []],
       ["S2", "imported", []],
       ["S3", "skipped", ["Skipped: over 200 questions in the quiz."]],
@@ -73,12 +73,12 @@ describe("POST /v1/imports?quiz_id=", () => {
     const used = fit * perEssay;
     const tfFits =
       used + answerRowBytes({ id: "x", type: "true_false", points: 1, feedback: {}, correct: true }) <= ANSWER_ROW_BUDGET;
-    expect(job.result.report.map((e: any) => [e.source_id, e.status])).toEqual([
+    expect(job.result!.report.map((e) => [e.source_id, e.status])).toEqual([
       ["E1", "imported"],
       ["E2", "skipped"],
       ["T", tfFits ? "imported" : "skipped"],
     ]);
-    expect(job.result.report[1].notes[0]).toMatch(/submission's row/);
+    expect(job.result!.report[1]!.notes[0]).toMatch(/submission's row/);
     expect((await call(`/v1/quizzes/${quiz.id}`)).json.questions).toBe(fit + (tfFits ? 1 : 0));
   });
 
@@ -86,11 +86,11 @@ describe("POST /v1/imports?quiz_id=", () => {
     // Escaped braces in GIFT are text: "{{x}}" then reads as a marker that names no blank.
     const gift = "::B:: Paris, \\{\\{x\\}\\} is {=Paris} the capital.\n\n::M:: Paris {=Paris} is nice.";
     const job = await imported(gift, "text/plain", "format=gift");
-    expect(job.result.report.map((e: any) => [e.source_id, e.status, e.type])).toEqual([
+    expect(job.result!.report.map((e) => [e.source_id, e.status, e.type])).toEqual([
       ["B", "skipped", "fill_in_blanks"],
       ["M", "imported", "fill_in_blanks"],
     ]);
-    expect(job.result.report[0].notes).toEqual([
+    expect(job.result!.report[0]!.notes).toEqual([
       "Skipped: the API refuses the question it would become (text: The marker {{x}} names no blank).",
     ]);
   });

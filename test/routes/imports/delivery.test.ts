@@ -8,8 +8,8 @@ import type { ImportParams } from "../../../src/imports/start";
 import { storeUpload, sweepUploads, uploadKey } from "../../../src/imports/uploads";
 import { newId } from "../../../src/lib/ids";
 import { isoNow } from "../../../src/lib/time";
-import { call } from "../../helpers";
 import { bytes } from "../../interchange/fixtures";
+import { call, type Schema } from "../../support/call";
 import { finished, questionsOf } from "./helpers";
 
 /**
@@ -43,7 +43,8 @@ async function queuedJob(quizId?: string) {
 }
 
 const stored = async (jobId: string) => (await env.UPLOADS.head(uploadKey(jobId))) !== null;
-const job = async (id: string) => (await call(`/v1/jobs/${id}`)).json;
+/** An import job, as GET /v1/jobs/{id} shows it. */
+const job = async (id: string) => (await call(`/v1/jobs/${id}`)).json as Schema<"ImportJob">;
 
 describe("an import job's deliveries", () => {
   it("run several times at once, and again afterwards, it writes the quiz and its questions once", async () => {
@@ -90,7 +91,7 @@ describe("an import job's deliveries", () => {
     const id = await queuedJob();
     await env.UPLOADS.delete(uploadKey(id));
     await runImportJob(env, db, id);
-    expect((await job(id)).error.code).toBe("internal_error");
+    expect((await job(id)).error!.code).toBe("internal_error");
   });
 });
 

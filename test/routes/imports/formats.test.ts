@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readQuestionBank } from "../../../src/interchange";
-import { call } from "../../helpers";
 import { AIKEN, bytes, GIFT, MOODLE, QTI } from "../../interchange/fixtures";
+import { call } from "../../support/call";
 import { eventsAbout, finished, fixturePackage, footprint, imported, questionsOf, upload } from "./helpers";
 
 /**
@@ -28,17 +28,17 @@ describe("POST /v1/imports, each format", () => {
       expect(job.error, JSON.stringify(job.error)).toBeNull();
       expect(job.status).toBe("succeeded");
       const { result } = job;
-      expect(result.report.map(({ question_id: _, ...entry }: any) => entry)).toEqual(expected);
+      expect(result!.report.map(({ question_id: _, ...entry }) => entry)).toEqual(expected);
       const counts = { imported: 0, approximated: 0, skipped: 0 };
       for (const e of expected) counts[e.status]++;
       expect(result).toMatchObject({ quiz_id: job.quiz_id, items_total: expected.length, ...counts });
       expect(job.progress).toEqual({ done: expected.length, total: expected.length });
 
-      const written = result.report.filter((e: any) => e.status !== "skipped");
+      const written = result!.report.filter((e) => e.status !== "skipped");
       expect(written.length).toBeGreaterThan(0);
       const questions = await questionsOf(job.quiz_id);
       expect(questions.map((q) => [q.id, q.type, q.title ?? undefined])).toEqual(
-        written.map((e: any) => [e.question_id, e.type, e.title]),
+        written.map((e) => [e.question_id, e.type, e.title]),
       );
       expect(questions.map((q) => q.position)).toEqual(written.map((_: unknown, i: number) => i + 1));
 
@@ -46,9 +46,9 @@ describe("POST /v1/imports, each format", () => {
       expect(quiz.json.questions).toBe(written.length);
       const [created, ...more] = await eventsAbout("quiz.created", (o) => o.id === job.quiz_id);
       expect(more).toEqual([]);
-      expect(created.data.object.question_ids).toEqual(written.map((e: any) => e.question_id));
-      const ids = new Set(written.map((e: any) => e.question_id));
-      expect((await eventsAbout("question.created", (o) => ids.has(o.id))).length).toBe(ids.size);
+      expect(created!.data.object.question_ids).toEqual(written.map((e) => e.question_id));
+      const ids = new Set(written.map((e) => e.question_id));
+      expect((await eventsAbout("question.created", (o) => ids.has(o.id as string))).length).toBe(ids.size);
       expect((await footprint()).uploads).toBe(0);
     },
   );
@@ -66,7 +66,7 @@ describe("POST /v1/imports, each format", () => {
     const before = await footprint();
     const job = await imported(GIFT.kinds, "text/plain", "format=aiken");
     expect(job).toMatchObject({ status: "failed", result: null, error: { code: "unreadable_file" } });
-    expect(job.error.detail.length).toBeGreaterThan(0);
+    expect(job.error!.detail.length).toBeGreaterThan(0);
     expect(await footprint()).toEqual(before);
   });
 
@@ -76,7 +76,7 @@ describe("POST /v1/imports, each format", () => {
     const withTags = questions.filter((q) => q.tags.length > 0);
     expect(withTags.length).toBeGreaterThan(0);
     expect(questions.some((q) => q.explanation)).toBe(true);
-    expect(questions.some((q) => q.options?.some((o: any) => o.feedback))).toBe(true);
+    expect(questions.some((q) => q.options?.some((o) => o.feedback))).toBe(true);
     const reader = readQuestionBank(bytes(MOODLE.types)).items.filter((i) => i.question);
     expect(questions.map((q) => q.tags)).toEqual(reader.map((i) => i.question?.tags ?? []));
   });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { zipSync } from "fflate";
 import { expect } from "vitest";
-import { call } from "../../helpers";
 import { bytes, QTI } from "../../interchange/fixtures";
+import { call, type Schema } from "../../support/call";
 
 /** POST /v1/imports with the file as the raw body. */
 export function upload(
@@ -12,7 +12,7 @@ export function upload(
   options: { auth?: string | false; headers?: Record<string, string> } = {},
 ) {
   const body = typeof file === "string" ? bytes(file) : file;
-  return call(`/v1/imports${query ? `?${query}` : ""}`, {
+  return call(query ? `/v1/imports?${query}` : "/v1/imports", {
     method: "POST",
     raw: body,
     headers: { "content-type": mediaType, ...options.headers },
@@ -21,12 +21,13 @@ export function upload(
 }
 
 /** Polls the job until the real jobs queue has finished it. */
-export async function finished(jobId: string, timeoutMs = 30_000): Promise<any> {
+export async function finished(jobId: string, timeoutMs = 30_000): Promise<Schema<"ImportJob">> {
   const started = Date.now();
   for (;;) {
     const res = await call(`/v1/jobs/${jobId}`);
     expect(res.status, res.text).toBe(200);
-    if (res.json.status === "succeeded" || res.json.status === "failed") return res.json;
+    // An import's job (the only kind these tests start).
+    if (res.json.status === "succeeded" || res.json.status === "failed") return res.json as Schema<"ImportJob">;
     if (Date.now() - started > timeoutMs) throw new Error(`job ${jobId} still ${res.json.status}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -42,7 +43,7 @@ export async function imported(file: Uint8Array | string, mediaType: string, que
 }
 
 /** Every question of a quiz, in order (quizzes:write: keys included). */
-export async function questionsOf(quizId: string): Promise<any[]> {
+export async function questionsOf(quizId: string) {
   const res = await call(`/v1/quizzes/${quizId}/questions?limit=100`);
   expect(res.status, res.text).toBe(200);
   const out = [...res.json.questions];
@@ -56,10 +57,13 @@ export async function questionsOf(quizId: string): Promise<any[]> {
 }
 
 /** The events of a type about an object, or, for question.created, about any question of the quiz. */
-export async function eventsAbout(type: string, match: (object: any) => boolean): Promise<any[]> {
+export async function eventsAbout(
+  type: string,
+  match: (object: Schema<"Event">["data"]["object"]) => boolean,
+): Promise<Schema<"Event">[]> {
   const res = await call(`/v1/events?type=${type}&limit=100`);
   expect(res.status, res.text).toBe(200);
-  return (res.json.events as any[]).filter((e) => match(e.data.object));
+  return res.json.events.filter((e) => match(e.data.object));
 }
 
 /** Rows of the tables an import writes, and the files waiting in R2: what a refused import must leave as it was. */

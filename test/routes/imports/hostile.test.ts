@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem } from "../../helpers";
 import { bytes, QTI } from "../../interchange/fixtures";
 import { deflatedZeros, rawZip } from "../../interchange/zips";
+import { type Answer, call, expectProblem } from "../../support/call";
 import { finished, fixturePackage, footprint, upload } from "./helpers";
 
 /**
@@ -104,7 +104,7 @@ describe("POST /v1/imports with a hostile file: the job fails with its code, not
     expect(res.status, res.text).toBe(202);
     const job = await finished(res.json.id);
     expect(job).toMatchObject({ status: "failed", result: null, error: { code } });
-    expect(typeof job.error.detail).toBe("string");
+    expect(typeof job.error!.detail).toBe("string");
     expect(job.finished_at).not.toBeNull();
     expect(await footprint()).toEqual(before);
     await stillAnswering();
@@ -114,7 +114,7 @@ describe("POST /v1/imports with a hostile file: the job fails with its code, not
 describe("POST /v1/imports refused at once: 4xx, no job, no file kept", () => {
   const ELEVEN_MIB = new Uint8Array(11 * 1024 * 1024).fill(0x41);
 
-  async function refusedAtOnce(send: () => Promise<Awaited<ReturnType<typeof call>>>, status: number, code: string) {
+  async function refusedAtOnce(send: () => Promise<Answer<unknown, unknown>>, status: number, code: string) {
     const [before, jobs] = [await footprint(), await jobCount()];
     expectProblem(await send(), status, code);
     expect(await footprint()).toEqual(before);
@@ -139,7 +139,7 @@ describe("POST /v1/imports refused at once: 4xx, no job, no file kept", () => {
   it("10 MiB exactly is accepted as to its size", async () => {
     const res = await upload(new Uint8Array(10 * 1024 * 1024).fill(0x41), "text/plain", "format=gift");
     expect(res.status, res.text).toBe(202);
-    expect((await finished(res.json.id)).error.code).toBe("unreadable_file");
+    expect((await finished(res.json.id)).error!.code).toBe("unreadable_file");
   });
 
   it.each([["application/json"], ["image/png"], ["application/octet-stream"], ["multipart/form-data; boundary=x"]])(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../helpers";
 import { QTI } from "../../interchange/fixtures";
+import { call } from "../../support/call";
 import { bigQtiPackage } from "./big-package";
 import { finished, footprint, questionsOf, upload } from "./helpers";
 
@@ -33,14 +33,14 @@ describe("a 10 MiB QTI package of 200 items", () => {
     const job = await finished(res.json.id, 120_000);
     const seconds = (Date.now() - started) / 1000;
     expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
-    expect(job.result.items_total).toBe(200);
-    expect(job.result.imported + job.result.approximated).toBe(200);
-    expect(job.result.report.map((e: any) => e.source_id)).toEqual(Array.from({ length: 200 }, (_, i) => `item-${i}`));
+    expect(job.result!.items_total).toBe(200);
+    expect(job.result!.imported + job.result!.approximated).toBe(200);
+    expect(job.result!.report.map((e) => e.source_id)).toEqual(Array.from({ length: 200 }, (_, i) => `item-${i}`));
     // Every item names an image, which is dropped and noted.
-    expect(job.result.report.every((e: any) => e.notes.some((n: string) => /image/i.test(n)))).toBe(true);
+    expect(job.result!.report.every((e) => e.notes.some((n: string) => /image/i.test(n)))).toBe(true);
     const questions = await questionsOf(job.quiz_id);
     expect(questions).toHaveLength(200);
-    expect(questions.map((q) => q.id)).toEqual(job.result.report.map((e: any) => e.question_id));
+    expect(questions.map((q) => q.id)).toEqual(job.result!.report.map((e) => e.question_id));
     expect((await call(`/v1/quizzes/${job.quiz_id}`)).json.questions).toBe(200);
     expect((await footprint()).uploads).toBe(0);
     console.info(`200-item package (${(zip.length / 1048576).toFixed(2)} MiB): imported in ${seconds.toFixed(2)} s`);

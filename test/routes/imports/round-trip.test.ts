@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { GradableQuestion } from "../../../src/domain/questions";
 import type { QuestionInput, QuizQuestion } from "../../../src/interchange";
 import { gradable, probes, serviceShare } from "../../../src/interchange/qti-probe";
-import { BASE, call, defaultKey } from "../../helpers";
 import { quizQuestionArb } from "../../interchange/arbitraries";
 import { translate } from "../../interchange/helpers";
+import { BASE, call, defaultKey } from "../../support/call";
 import { finished, questionsOf, upload } from "./helpers";
 
 /**
@@ -56,7 +56,7 @@ describe.each(FORMATS)("export as %s, then import", (format, mediaType, importFo
     expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
     const kept = originals.filter((q) => !skipped.includes(q.id));
     expect(kept.length).toBeGreaterThan(0);
-    expect(job.result.report.map((e: any) => e.status)).toEqual(kept.map(() => "imported"));
+    expect(job.result!.report.map((e) => e.status)).toEqual(kept.map(() => "imported"));
     const read = await questionsOf(job.quiz_id);
     expect(read).toHaveLength(kept.length);
     kept.forEach((original, i) => {

@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { SCOPES } from "../../../src/lib/scopes";
-import { BASE, call } from "../../helpers";
+import { BASE, callRaw } from "../../support/call";
 import { workerFetch } from "../../support/oauth-helpers";
 import { as, useServerAndClients } from "./fixtures";
 
 useServerAndClients();
+
+/** The parts of the OpenAPI document read here. */
+interface Document {
+  paths: Record<string, Record<string, { tags?: string[]; requestBody: { content: Record<string, unknown> } }>>;
+  components: { securitySchemes: Record<string, unknown> };
+}
 
 describe("GET /.well-known/oauth-authorization-server", () => {
   it("is RFC 8414 metadata that oauth4webapi discovers; the issuer is the request's origin", async () => {
@@ -31,7 +37,7 @@ describe("GET /.well-known/oauth-authorization-server", () => {
   });
 
   it("the OAuth endpoints are in the OpenAPI document, tagged OAuth", async () => {
-    const doc = (await call("/openapi.json", { auth: false })).json;
+    const doc = (await callRaw("/openapi.json", { auth: false })).json as Document;
     for (const [path, method] of [
       ["/oauth/token", "post"],
       ["/oauth/revoke", "post"],
@@ -40,7 +46,7 @@ describe("GET /.well-known/oauth-authorization-server", () => {
     ] as const) {
       expect(doc.paths[path]?.[method]?.tags, path).toEqual(["OAuth"]);
     }
-    expect(Object.keys(doc.paths["/oauth/token"].post.requestBody.content)).toEqual([
+    expect(Object.keys(doc.paths["/oauth/token"]!.post!.requestBody.content)).toEqual([
       "application/x-www-form-urlencoded",
       "application/json",
     ]);

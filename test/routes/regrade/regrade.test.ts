@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, seedApiKey } from "../../helpers";
+import { type AnswerOf, call, expectProblem, type Schema, seedApiKey } from "../../support/call";
 import { expectItemAnalysisMatch, referenceItemAnalysis } from "../../support/item-analysis-reference";
 import { answersFor, ITEM_QUESTIONS } from "../../support/item-fixtures";
 import {
@@ -33,15 +33,18 @@ async function regrade(quizId: string, body: Record<string, unknown>) {
   expect(res.headers.get("location")).toBe(`/v1/jobs/${res.json.id}`);
   expect(res.json).toMatchObject({ type: "regrade", status: "queued", quiz_id: quizId });
   const job = await until(
-    async () => (await call(`/v1/jobs/${res.json.id}`)).json,
+    // A regrade's job.
+    async () => (await call(`/v1/jobs/${res.json.id}`)).json as Schema<"RegradeJob">,
     (j) => j.status === "succeeded" || j.status === "failed",
     "the regrade",
   );
   expect(job.status, JSON.stringify(job)).toBe("succeeded");
-  const changes: any[] = [];
+  const changes: Schema<"JobChange">[] = [];
   let cursor: string | null = null;
   do {
-    const page: any = await call(`/v1/jobs/${job.id}/changes?limit=7${cursor ? `&cursor=${cursor}` : ""}`);
+    const page: AnswerOf<`/v1/jobs/${string}/changes?${string}`> = await call(
+      `/v1/jobs/${job.id}/changes?limit=7${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     expect(page.status, page.text).toBe(200);
     changes.push(...page.json.changes);
     cursor = page.json.next_cursor;
@@ -106,7 +109,8 @@ async function changeKey(quizId: string, questionIds: string[]) {
   }
 }
 
-const without = (object: any, ...keys: string[]) => Object.fromEntries(Object.entries(object).filter(([k]) => !keys.includes(k)));
+const without = (object: object, ...keys: string[]) =>
+  Object.fromEntries(Object.entries(object).filter(([k]) => !keys.includes(k)));
 
 describe("regrade", () => {
   it("a dry run lists the changes and changes nothing", async () => {
@@ -115,15 +119,15 @@ describe("regrade", () => {
     const before = await snapshot(quizId);
     const { job, changes } = await regrade(quizId, {});
     expect(await snapshot(quizId)).toEqual(before);
-    expect(job.result.dry_run).toBe(true);
-    expect(job.result.submissions_considered).toBe(before.submissions.length);
+    expect(job.result!.dry_run).toBe(true);
+    expect(job.result!.submissions_considered).toBe(before.submissions.length);
     expect(job.progress).toEqual({ done: before.submissions.length, total: before.submissions.length });
-    expect(changes.length).toBe(job.result.submissions_changed);
+    expect(changes.length).toBe(job.result!.submissions_changed);
     expect(changes.length).toBeGreaterThan(0);
     // The changes are what an applied regrade then makes.
     const applied = await regrade(quizId, { dry_run: false });
     expect(applied.changes).toEqual(changes);
-    expect(without(applied.job.result, "dry_run")).toEqual(without(job.result, "dry_run"));
+    expect(without(applied.job.result!, "dry_run")).toEqual(without(job.result!, "dry_run"));
   }, 60_000);
 
   it("applied, equals grading under the new key from the start; each change emits submission.regraded; again, nothing changes", async () => {
@@ -132,7 +136,7 @@ describe("regrade", () => {
     await changeKey(regraded.quizId, regraded.questionIds);
     const eventsBefore = (await snapshot(regraded.quizId)).events.length;
     const { job, changes } = await regrade(regraded.quizId, { dry_run: false });
-    expect(job.result.submissions_changed).toBe(changes.length);
+    expect(job.result!.submissions_changed).toBe(changes.length);
 
     const subs = async (quizId: string) =>
       (
@@ -140,7 +144,15 @@ describe("regrade", () => {
           "SELECT s.id, u.rank, s.attempt, s.score, s.points_earned, s.points_possible, s.feedback FROM submissions s JOIN (SELECT user_id, row_number() OVER (ORDER BY min(id)) AS rank FROM submissions WHERE quiz_id = ?1 GROUP BY user_id) u ON u.user_id = s.user_id WHERE s.quiz_id = ?1 ORDER BY u.rank, s.attempt",
         )
           .bind(quizId)
-          .all<any>()
+          .all<{
+            id: string;
+            rank: number;
+            attempt: number;
+            score: number | null;
+            points_earned: number;
+            points_possible: number;
+            feedback: string | null;
+          }>()
       ).results;
     const mine = await subs(regraded.quizId);
     const theirs = await subs(twin.quizId);
@@ -148,11 +160,11 @@ describe("regrade", () => {
     // Results answer by answer: the same points and correctness; the regraded name version 2 of the changed questions.
     for (const [i, sub] of mine.entries()) {
       const a = (await call(`/v1/submissions/${sub.id}/results`)).json;
-      const b = (await call(`/v1/submissions/${theirs[i].id}/results`)).json;
-      expect(a.answers.map((x: any) => without(x, "question_id", "question_version"))).toEqual(
-        b.answers.map((x: any) => without(x, "question_id", "question_version")),
+      const b = (await call(`/v1/submissions/${theirs[i]!.id}/results`)).json;
+      expect(a.answers.map((x) => without(x, "question_id", "question_version"))).toEqual(
+        b.answers.map((x) => without(x, "question_id", "question_version")),
       );
-      expect(a.answers.map((x: any) => x.question_version)).toEqual(ITEM_QUESTIONS.map((_, q) => (CHANGED.includes(q) ? 2 : 1)));
+      expect(a.answers.map((x) => x.question_version)).toEqual(ITEM_QUESTIONS.map((_, q) => (CHANGED.includes(q) ? 2 : 1)));
     }
     // Analytics, grades and item analysis: equal to the twin's, and to a recomputation.
     const analytics = async (quizId: string) =>
@@ -165,7 +177,7 @@ describe("regrade", () => {
     for (const user of regraded.users)
       expectUserAnalyticsMatch((await call(`/v1/analytics/user/${user}`)).json, await recomputeUserAnalytics(user));
     const grades = async (quizId: string) =>
-      (await call(`/v1/quizzes/${quizId}/grades?limit=100`)).json.grades.map((g: any) => without(g, "user_id", "quiz_id"));
+      (await call(`/v1/quizzes/${quizId}/grades?limit=100`)).json.grades.map((g) => without(g, "user_id", "quiz_id"));
     expect(await grades(regraded.quizId)).toEqual(await grades(twin.quizId));
     for (const attempts of ["all", "first"] as const) {
       const items = (await call(`/v1/analytics/quiz/${regraded.quizId}/items?attempts=${attempts}`)).json;
@@ -180,7 +192,7 @@ describe("regrade", () => {
         "SELECT json_extract(data, '$.object.id') AS id, json_extract(data, '$.object.score') AS score, json_extract(previous_attributes, '$.score') AS before FROM events WHERE type = 'submission.regraded' AND json_extract(data, '$.object.quiz_id') = ? ORDER BY 1",
       )
         .bind(regraded.quizId)
-        .all<any>()
+        .all<{ id: string; score: number | null; before: number | null }>()
     ).results;
     expect(events).toEqual(
       changes
@@ -192,7 +204,7 @@ describe("regrade", () => {
     // The same regrade again: nothing changes, nothing is emitted.
     const settled = await snapshot(regraded.quizId);
     const again = await regrade(regraded.quizId, { dry_run: false });
-    expect(again.job.result.submissions_changed).toBe(0);
+    expect(again.job.result!.submissions_changed).toBe(0);
     expect(again.changes).toEqual([]);
     expect(await snapshot(regraded.quizId)).toEqual(settled);
   }, 120_000);
@@ -232,7 +244,7 @@ describe("regrade", () => {
       mean_score_after: 100,
     });
     const results = (await call(`/v1/submissions/${sub.json.id}/results`)).json;
-    expect(results.answers.map((a: any) => [a.points_earned, a.correct, a.question_version])).toEqual([
+    expect(results.answers.map((a) => [a.points_earned, a.correct, a.question_version])).toEqual([
       [1, true, 2],
       [2, true, 2],
       [3, true, 1],
@@ -288,7 +300,7 @@ describe("regrade", () => {
       body: { question_ids: [questionIds[0], other.json.question_ids[0]] },
     });
     expectProblem(bad, 400, "validation_failed");
-    expect(bad.json.errors).toEqual([{ path: "question_ids[1]", message: "Not a question of this quiz." }]);
+    expect(bad.problem.errors).toEqual([{ path: "question_ids[1]", message: "Not a question of this quiz." }]);
     expectProblem(await call(`/v1/quizzes/${quizId}/regrade`, { body: { policy: "lenient" } }), 400);
     expectProblem(await call(`/v1/quizzes/${quizId}/regrade`, { body: { dry: true } }), 400);
     expectProblem(await call(`/v1/quizzes/${quizId}/regrade`, { body: { question_ids: [questionIds[0], questionIds[0]] } }), 400);
