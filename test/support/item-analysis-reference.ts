@@ -46,8 +46,17 @@ export interface ReferenceAnalysis {
   items: ReferenceItem[];
 }
 
-/** docs/item-analysis.md's flags, from the figures: discrimination < 0 and < 0.2, difficulty > 0.95 or < 0.2, a strong distractor. */
-function flagsOf(difficulty: number | null, discrimination: number | null, strongDistractors: unknown[]): string[] {
+/** A figure as the API answers it: six decimals. */
+const rounded = (value: number | null) => (value === null ? null : Math.round(value * 1e6) / 1e6);
+
+/**
+ * docs/item-analysis.md's flags, from the figures as the API rounds them (a discrimination that is
+ * 0 exactly comes out of floating point as ±1e-17, which is 0 at six decimals): discrimination < 0
+ * and < 0.2, difficulty > 0.95 or < 0.2, a strong distractor.
+ */
+function flagsOf(exactDifficulty: number | null, exactDiscrimination: number | null, strongDistractors: unknown[]): string[] {
+  const difficulty = rounded(exactDifficulty);
+  const discrimination = rounded(exactDiscrimination);
   const flags: string[] = [];
   if (discrimination !== null && discrimination < 0) flags.push("negative_discrimination");
   if (discrimination !== null && discrimination < 0.2) flags.push("low_discrimination");
@@ -149,7 +158,7 @@ export async function referenceItemAnalysis(quizId: string, attempts: "all" | "f
       const definition = JSON.parse(q.definition);
       const options = (definition.options as { id: string }[]).map((o) => optionOf(q.id, o.id));
       const key: string[] = q.type === "single_choice" ? [definition.correct_option_id] : definition.correct_option_ids;
-      const wrongAttracts = options.filter((o) => !key.includes(o.option_id) && (o.point_biserial ?? 0) > 0);
+      const wrongAttracts = options.filter((o) => !key.includes(o.option_id) && (rounded(o.point_biserial) ?? 0) > 0);
       return { ...item, flags: flagsOf(item.difficulty, item.discrimination, wrongAttracts), options };
     }),
     ...deleted.map(itemOf).filter((i) => i.n > 0),
