@@ -106,8 +106,9 @@ app.use(async (c, next) => {
   const v1 = c.req.path.startsWith("/v1/");
   const incoming = v1 ? c.req.header(BOOKMARK_HEADER) : undefined;
   let session: D1DatabaseSession | undefined;
-  let db = drizzle(c.env.DB) as Database;
+  let db: Database;
   if (v1) ({ db, session } = sessionDatabase(c.env.DB, incoming));
+  else db = drizzle(c.env.DB) as Database;
   c.set("db", db);
   try {
     await next();
