@@ -26,6 +26,8 @@ const config: TestUserConfig = {
   watch: false,
   provide: { fuzzRuns: runs, fuzzSeed: seed },
   reporters: [values.verbose ? "default" : "dot"],
+  // The config keeps a passing test's console output back; the summary is a passing test's.
+  silent: false,
   // The summary comes back as one console line; the worker's own output only with --verbose.
   onConsoleLog(log) {
     for (const line of log.split("\n")) if (line.startsWith(SUMMARY_MARK)) summaryJson = line.slice(SUMMARY_MARK.length);
