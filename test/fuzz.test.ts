@@ -1,4 +1,5 @@
-import { describe, expect, inject, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { formatSummary, runFuzz } from "./fuzz/run";
 
 /**
@@ -20,6 +21,17 @@ const SEED = inject("fuzzSeed") ?? 20261122;
 const TIMEOUT_MS = 60_000 + RUNS * 25;
 
 describe("the API under fuzzing (OpenAPI-driven)", () => {
+  // The jobs the fuzzer started (imports, regrades, LTI resyncs) run on the jobs queue after their
+  // requests answered: the runtime stays up until they have ended, so that none is cut off
+  // half-way (loading a module) when the file's runtime closes.
+  afterAll(async () => {
+    for (let waited = 0; waited < 30_000; waited += 250) {
+      const open = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").first<{ n: number }>();
+      if ((open?.n ?? 0) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }, 35_000);
+
   it(`answers ${RUNS} generated requests (seed ${SEED}) as the contract says`, { timeout: TIMEOUT_MS }, async () => {
     // Every request writes a log line; thousands of them would bury the summary.
     const log = console.log;
