@@ -26,7 +26,9 @@ describe("the API under fuzzing (OpenAPI-driven)", () => {
   // half-way (loading a module) when the file's runtime closes.
   afterAll(async () => {
     for (let waited = 0; waited < 30_000; waited += 250) {
-      const open = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").first<{ n: number }>();
+      const open = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").first<{
+        n: number;
+      }>();
       if ((open?.n ?? 0) === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
