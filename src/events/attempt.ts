@@ -1,4 +1,5 @@
 import { judgeWebhookUrl } from "../domain/webhook-url";
+import { boundedText } from "../lib/bounded-read";
 import type { Config } from "../lib/config";
 
 /** A receiver has this long to answer with a 2xx. */
@@ -14,33 +15,6 @@ export interface AttemptOutcome {
   durationMs: number;
   /** Why it failed, at most 1 KiB: the response's beginning, or what went wrong. */
   error: string | null;
-}
-
-/** Reads at most MAX_READ_BYTES of a body and cancels the rest; answers the beginning as text. */
-async function boundedText(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let read = 0;
-  try {
-    while (read < MAX_READ_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      read += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const bytes = new Uint8Array(Math.min(read, MAX_READ_BYTES));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-    if (offset >= bytes.length) break;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 const kept = (text: string) => (text.length > MAX_KEPT_CHARS ? text.slice(0, MAX_KEPT_CHARS) : text);
@@ -67,7 +41,7 @@ export async function postEvent(
       redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    const text = await boundedText(response);
+    const text = await boundedText(response, MAX_READ_BYTES);
     const ok = response.status >= 200 && response.status < 300;
     const error = ok ? null : kept(`HTTP ${response.status}${text ? `: ${text}` : ""}`);
     return { ok, responseStatus: response.status, durationMs: Date.now() - started, error };

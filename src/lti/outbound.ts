@@ -1,4 +1,5 @@
 import { judgeWebhookUrl } from "../domain/webhook-url";
+import { boundedText } from "../lib/bounded-read";
 import type { Config } from "../lib/config";
 
 /**
@@ -33,39 +34,13 @@ export function urlProblem(url: string, policy: UrlPolicy): string | undefined {
 
 const kept = (text: string) => (text.length > MAX_KEPT_CHARS ? text.slice(0, MAX_KEPT_CHARS) : text);
 
-async function boundedText(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let read = 0;
-  try {
-    while (read < MAX_READ_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      read += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const bytes = new Uint8Array(Math.min(read, MAX_READ_BYTES));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-    if (offset >= bytes.length) break;
-  }
-  return new TextDecoder().decode(bytes);
-}
-
 /** One request to a platform under the safe-target rules. Never throws. */
 export async function outbound(url: string, init: RequestInit, policy: UrlPolicy): Promise<Answer> {
   const verdict = judgeWebhookUrl(url, policy);
   if (!verdict.ok) return { status: null, body: "", headers: null, error: urlProblem(url, policy) ?? "", refused: true };
   try {
     const response = await fetch(verdict.url, { ...init, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
-    return { status: response.status, body: await boundedText(response), headers: response.headers, error: null };
+    return { status: response.status, body: await boundedText(response, MAX_READ_BYTES), headers: response.headers, error: null };
   } catch (error) {
     const timedOut = error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
     const reason = timedOut ? `No answer within ${TIMEOUT_MS / 1000} s.` : `Request failed: ${String(error)}`;
