@@ -2270,7 +2270,7 @@ export interface components {
             };
         };
         /**
-         * @description As a credential with quizzes:write sees it. To any other credential the key is hidden (docs/security.md): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.
+         * @description As a credential with quizzes:write sees it. To any other credential the key is hidden (docs/security.md): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, tolerance, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.
          * @example {
          *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
          *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",

@@ -610,6 +610,6 @@ export const Question = z
   .openapi("Question", {
     example: QUESTION_EXAMPLE,
     description:
-      "As a credential with quizzes:write sees it. To any other credential the key is hidden (docs/security.md): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.",
+      "As a credential with quizzes:write sees it. To any other credential the key is hidden (docs/security.md): no key fields (correct_option_id(s), correct, accepted_answers, correct_value, tolerance, correct_order, correct_matches, blanks, an essay's rubric), `feedback` is `{}`, `explanation` null, options carry no feedback, and an ordering's items and a matching's choices are listed sorted by id, an order that does not depend on the key.",
   });
 export type Question = z.infer<typeof Question>;

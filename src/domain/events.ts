@@ -1,3 +1,5 @@
+import { ANSWER_KEY_FIELDS } from "./reveal";
+
 /**
  * The event catalogue: every change the API records, by type. An event is
  * `{ id, type, created_at, data: { object }, previous_attributes? }`, `object` being the resource
@@ -37,21 +39,7 @@ export function subscribes(subscribed: readonly string[], type: string): boolean
   return subscribed.includes("*") || subscribed.includes(type);
 }
 
-/** The question fields that hold its answer key: never in an event. */
-const ANSWER_KEY_FIELDS = [
-  "correct_option_id",
-  "correct_option_ids",
-  "correct",
-  "correct_value",
-  "tolerance",
-  "accepted_answers",
-  "correct_order",
-  "correct_matches",
-  "blanks",
-  "rubric",
-] as const;
-
-/** A question as an event carries it: the API's representation less its answer key. */
+/** A question as an event carries it: the API's representation less its answer key (the fields reveal.ts hides). */
 export function withoutAnswerKey<T extends Record<string, unknown>>(question: T): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...question };
   for (const field of ANSWER_KEY_FIELDS) delete copy[field];

@@ -11,13 +11,18 @@ import type { GradableQuestion, QuestionFeedback } from "./questions";
  * in the key's order, so until the key is revealed they are hidden or listed by id.
  */
 
-/** Fields of a question's definition that give the answer away. */
-export const ANSWER_KEY_FIELDS = [
+/**
+ * Fields of a question's definition that give the answer away: hidden in question reads and
+ * left out of events (domain/events.ts) alike. A numeric question's `tolerance` is among them: with
+ * the results' points it narrows the key down to an interval.
+ */
+export const ANSWER_KEY_FIELDS: readonly string[] = [
   "correct_option_id",
   "correct_option_ids",
   "correct",
   "accepted_answers",
   "correct_value",
+  "tolerance",
   "correct_order",
   "correct_matches",
   "blanks",

@@ -35,7 +35,11 @@ describe("shownDefinition", () => {
   const definition = { options: [{ id: "a", text: "A" }], correct_option_id: "a", scoring: "partial", tolerance: 0.5 };
 
   it("hidden: the key fields go, the rest stays", () => {
-    expect(shownDefinition(definition, false)).toEqual({ options: [{ id: "a", text: "A" }], scoring: "partial", tolerance: 0.5 });
+    expect(shownDefinition(definition, false)).toEqual({ options: [{ id: "a", text: "A" }], scoring: "partial" });
+  });
+
+  it("hidden: a numeric question shows neither its value nor its tolerance", () => {
+    expect(shownDefinition({ correct_value: 3.14, tolerance: 0.005 }, false)).toEqual({});
   });
 
   it("revealed: everything stays", () => {

@@ -379,3 +379,40 @@ describe("events tell nothing of the key", () => {
     expect(object).toMatchObject({ feedback: {}, explanation: null });
   });
 });
+
+describe("a numeric question's tolerance is part of the key", () => {
+  const NUMERIC = { type: "numeric", prompt: "π to two decimals?", correct_value: 3.14, tolerance: 0.005 };
+  const keyless = (value: unknown) => {
+    const text = JSON.stringify(value);
+    expect(text).not.toMatch(/tolerance|correct_value|0\.005/);
+  };
+
+  it("hidden from quizzes:read in question reads and from question events; shown to quizzes:write", async () => {
+    const quiz = await createQuiz([NUMERIC]);
+    const [asRead] = await questionsOf(quiz.id, reader);
+    const [asWritten] = await questionsOf(quiz.id);
+    expect(asWritten).toMatchObject({ correct_value: 3.14, tolerance: 0.005 });
+    expect(asRead).not.toHaveProperty("tolerance");
+    keyless(asRead);
+    keyless(await ok(`/v1/quizzes/${quiz.id}/questions/${asRead!.id}`, { auth: reader }));
+    const row = await env.DB.prepare(
+      "SELECT data FROM events WHERE type = 'question.created' AND json_extract(data, '$.object.id') = ?",
+    )
+      .bind(asRead!.id)
+      .first<{ data: string }>();
+    // The event's question is the reader's: one list of key fields for both.
+    expect(JSON.parse(row!.data).object).toEqual(asRead);
+  });
+
+  it.each(["after_last_attempt", "never"])("hidden from the submission and its results under %s until the reveal", async (policy) => {
+    const quiz = await createQuiz([NUMERIC], { show_correct_answers: policy, max_attempts: 2 });
+    const user = await createUser();
+    const [question] = await questionsOf(quiz.id);
+    const answers = [{ question_id: question!.id, response: 3.1 }];
+    const sub = await ok(`/v1/quizzes/${quiz.id}/submissions`, { body: { user_id: user, answers } }, 201);
+    keyless(sub);
+    await ok(`/v1/submissions/${sub.id}/grade`, { method: "POST" });
+    keyless(await ok(`/v1/submissions/${sub.id}`, { auth: resultsReader }));
+    keyless(await ok(`/v1/submissions/${sub.id}/results`, { auth: resultsReader }));
+  });
+});
