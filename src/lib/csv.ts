@@ -12,11 +12,27 @@
 export type CsvCell = string | number | boolean | null;
 
 /**
- * Text a spreadsheet would read as a formula (OWASP's CSV injection): a leading =, +, -, @, tab or
- * CR. Such a text cell gets a leading ' so that it shows as the text it is. Numbers are never
- * prefixed: -3 is a number, not a formula.
+ * Text a spreadsheet would read as a formula (OWASP's CSV injection): one that starts with a tab,
+ * CR or LF, or whose first character past any leading whitespace or invisible characters (spaces,
+ * NBSP, U+2028, U+200B, U+FEFF, bidi marks, … — spreadsheets trim some of them, and a reader never
+ * sees them) is =, +, - or @, or a compatibility form of one (fullwidth ＝ ＋ － ＠, small ﹦ ﹢ ﹣ ﹫,
+ * which a spreadsheet may fold to the ASCII sign). Such a text cell gets a leading ' so that it
+ * shows as the text it is. Numbers are never prefixed: -3 is a number, not a formula.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const BREAK_OR_TAB_FIRST = /^[\t\r\n]/;
+const UNSEEN = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}]$/u;
+const FORMULA_SIGNS = new Set(["=", "+", "-", "@"]);
+
+function formulaLike(text: string): boolean {
+  if (BREAK_OR_TAB_FIRST.test(text)) return true;
+  // One pass over the leading unseen characters, then one look at the first seen one.
+  for (const char of text) {
+    if (UNSEEN.test(char)) continue;
+    return FORMULA_SIGNS.has(char.normalize("NFKC"));
+  }
+  return false;
+}
+
 const NEEDS_QUOTES = /[",\r\n]/;
 
 const CSV_RECORD_END = "\r\n";
@@ -25,7 +41,7 @@ function field(cell: CsvCell): string {
   if (cell === null) return "";
   if (typeof cell === "number") return Number.isFinite(cell) ? String(cell) : "";
   if (typeof cell === "boolean") return cell ? "true" : "false";
-  const text = FORMULA_START.test(cell) ? `'${cell}` : cell;
+  const text = formulaLike(cell) ? `'${cell}` : cell;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

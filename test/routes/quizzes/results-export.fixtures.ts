@@ -64,12 +64,18 @@ export function ndjsonRows(text: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line));
 }
 
+/**
+ * Text a spreadsheet could run (docs/api.md): a tab, CR or LF first, or = + - @ (or a fullwidth or
+ * small form of one) after any whitespace or invisible characters. The rule, restated for the tests.
+ */
+export const FORMULA_LIKE = /^(?:[\t\r\n]|[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}]*[=+\-@＝＋－＠﹦﹢﹣﹫])/u;
+
 /** The CSV cell an exported value must read back as (docs/api.md): the rule, restated for the tests. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   const text = typeof value === "string" ? value : JSON.stringify(value);
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return FORMULA_LIKE.test(text) ? `'${text}` : text;
 }
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
