@@ -71,7 +71,10 @@ async function replayOwner(credential: Credential): Promise<string> {
   return `${credential.id}.${await sha256Hex(`${credential.grant_id ?? ""}\n${scopes}`)}`;
 }
 
-/** SHA-256 (lower-case hex) of a request's head line and its body's bytes. */
+/** A Content-Type's type/subtype, lower-cased and without parameters; "" when there is none. */
+const mediaTypeOf = (header: string | undefined) => ((header ?? "").split(";")[0] ?? "").trim().toLowerCase();
+
+/** SHA-256 (lower-case hex) of a request's head (request line and media type) and its body's bytes. */
 async function fingerprint(head: string, body: ArrayBuffer): Promise<string> {
   const start = encoder.encode(head);
   const all = new Uint8Array(start.length + body.byteLength);
@@ -118,11 +121,15 @@ export function idempotent(): MiddlewareHandler<AppEnv> {
     const credential = c.get("credential");
     if (!credential) return next();
 
-    // The fingerprint covers the method, the path with its query, and the body. The body is read
-    // as bytes: an upload (POST /v1/imports) is no text, and a route reading it after a text read
-    // would get it back re-encoded. For a UTF-8 body the hash is that of the text, as it always was.
+    // The fingerprint covers the method, the path with its query, the body's media type and the
+    // body. The media type is how the route reads the bytes (an import takes the same bytes as XML
+    // or as plain text), so the same bytes under another type are another request. It is compared
+    // as the routes read it: type/subtype, lower-cased, without parameters. The body is read as
+    // bytes: an upload (POST /v1/imports) is no text, and a route reading it after a text read
+    // would get it back re-encoded.
     const url = new URL(c.req.url);
-    const requestHash = await fingerprint(`${c.req.method} ${url.pathname}${url.search}\n`, await c.req.arrayBuffer());
+    const head = `${c.req.method} ${url.pathname}${url.search}\n${mediaTypeOf(c.req.header("content-type"))}\n`;
+    const requestHash = await fingerprint(head, await c.req.arrayBuffer());
     const owner = await replayOwner(credential);
     const slot = `${owner}:${key}`;
     const running = inFlight.get(slot);
