@@ -12,7 +12,7 @@ import { KeySetUnavailable, platformKeySet } from "./platform-keys";
 /**
  * The checks of a launch's id_token (1EdTech Security Framework 1.0 §5.1.3, LTI Core 1.3 §5.3),
  * each failure a 401 invalid_launch naming its check. The platform is found by `iss` and the
- * client_id in `aud` before the signature is checked, because its JWKS is what verifies it; no
+ * client_id in `aud` (or `azp`) before the signature is checked, because its JWKS is what verifies it; no
  * other claim is believed before the signature holds. The nonce is claimed last (launches.ts), so
  * a token refused by another check does not use its nonce up.
  */
@@ -64,16 +64,25 @@ function decode(idToken: string): { kid: string | undefined; payload: JWTPayload
   }
 }
 
-/** The registration the token is for: its issuer, and a client_id its audience holds (azp naming it when there are several). */
+/**
+ * The registration the token is for (LTI Core 1.3 §5.1.3, Security Framework §5.1.3): its issuer,
+ * and the client_id the token names — `azp` when sent (it must be one of `aud`), else `aud`'s one
+ * audience. Several audiences without `azp` are refused, so a token for two clients of a shared
+ * issuer (Canvas Cloud) is this tool's only when `azp` says which of them it is.
+ */
 async function platformFor(db: Database, payload: JWTPayload): Promise<PlatformRow> {
   if (typeof payload.iss !== "string") throw refused("unknown_issuer", "the token has no iss.");
   const candidates = await db.select().from(ltiPlatforms).where(eq(ltiPlatforms.issuer, payload.iss));
   if (candidates.length === 0) throw refused("unknown_issuer", "no platform is registered with this issuer.");
   const audience = typeof payload.aud === "string" ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
-  const platform = candidates.find((p) => audience.includes(p.clientId));
-  if (!platform) throw refused("wrong_audience", "aud holds no client_id registered for this issuer.");
-  if ((audience.length > 1 || payload.azp !== undefined) && payload.azp !== platform.clientId)
-    throw refused("wrong_audience", "azp must be the tool's client_id when aud holds several audiences (or azp is sent).");
+  if (payload.azp !== undefined && (typeof payload.azp !== "string" || !audience.includes(payload.azp)))
+    throw refused("wrong_audience", "azp must be one of the token's audiences (aud).");
+  if (payload.azp === undefined && audience.length > 1)
+    throw refused("wrong_audience", "aud holds several audiences: azp must name the tool's client_id.");
+  const clientId = payload.azp ?? audience[0];
+  const platform = candidates.find((p) => p.clientId === clientId);
+  if (!platform)
+    throw refused("wrong_audience", `${payload.azp === undefined ? "aud" : "azp"} is no client_id registered for this issuer.`);
   return platform;
 }
 

@@ -106,6 +106,35 @@ describe("POST /v1/lti/launches: a valid launch", () => {
     expect((await platform.log()).jwks_fetches).toBe(before + 1);
   });
 
+  it("several audiences: azp names the registration, also when the issuer is shared by several of the tool's clients", async () => {
+    // A second registration of the same issuer (Canvas Cloud: one issuer, a client per school).
+    const second = unique("client");
+    const registered = await call("/v1/lti/platforms", {
+      body: {
+        issuer: platform.issuer,
+        client_id: second,
+        deployment_ids: [platform.deploymentId],
+        auth_token_url: `${platform.issuer}/token`,
+        jwks_url: `${platform.issuer}/jwks`,
+      },
+    });
+    expect(registered.status, registered.text).toBe(201);
+    const both = [platform.clientId, second];
+    for (const [azp, platformId] of [
+      [second, registered.json.id],
+      [platform.clientId, platform.id],
+    ]) {
+      const res = await launch(platform, platform.claims({ aud: both, azp }));
+      expect(res.status, `azp ${azp}: ${res.text}`).toBe(200);
+      expect(res.json.platform_id).toBe(platformId);
+    }
+    // An audience the tool does not know beside its own is no obstacle once azp names its own.
+    const withStranger = await launch(platform, platform.claims({ aud: ["another-client", platform.clientId], azp: platform.clientId }));
+    expect(withStranger.status, withStranger.text).toBe(200);
+    const unnamed = expectProblem(await launch(platform, platform.claims({ aud: both })), 401, "invalid_launch");
+    expect((unnamed as { check?: string }).check).toBe("wrong_audience");
+  });
+
   it("needs lti:launch", async () => {
     const key = (await seedApiKey(["users:write", "submissions:write"])).key;
     const res = await call("/v1/lti/launches", { body: { id_token: await platform.sign(platform.claims()) }, auth: key });
@@ -127,6 +156,8 @@ describe("POST /v1/lti/launches: each check, broken alone → 401 invalid_launch
     ["wrong_audience", (c) => ({ ...c, aud: "another-client" })],
     ["wrong_audience", (c) => ({ ...c, aud: [c.aud, "another-client"] })],
     ["wrong_audience", (c) => ({ ...c, aud: [c.aud, "another-client"], azp: "another-client" })],
+    ["wrong_audience", (c) => ({ ...c, azp: "another-client" })],
+    ["wrong_audience", (c) => ({ ...c, aud: ["another-client"], azp: c.aud })],
     ["bad_signature", (c) => c, { key: "stranger" }],
     ["bad_signature", (c) => c, { kid: "no-such-kid" }],
     ["expired", (c) => ({ ...c, exp: now() - 1 })],
