@@ -86,11 +86,17 @@ async function platformFor(db: Database, payload: JWTPayload): Promise<PlatformR
   return platform;
 }
 
-async function checkSignature(env: Env, idToken: string, kid: string | undefined, platform: PlatformRow): Promise<void> {
+async function checkSignature(
+  env: Env,
+  idToken: string,
+  kid: string | undefined,
+  platform: PlatformRow,
+  nowMs: number,
+): Promise<void> {
   const policy = config(env).webhooks.urlPolicy;
   let keySet: Awaited<ReturnType<typeof platformKeySet>>;
   try {
-    keySet = await platformKeySet(platform.jwksUrl, kid, policy);
+    keySet = await platformKeySet(platform.jwksUrl, kid, policy, nowMs);
   } catch (error) {
     if (error instanceof KeySetUnavailable)
       throw refused("jwks_unavailable", `the platform's JWKS could not be fetched: ${error.message}`);
@@ -108,7 +114,7 @@ async function checkSignature(env: Env, idToken: string, kid: string | undefined
 export async function verifyIdToken(env: Env, db: Database, idToken: string, nowMs = Date.now()): Promise<VerifiedLaunch> {
   const { kid, payload } = decode(idToken);
   const platform = await platformFor(db, payload);
-  await checkSignature(env, idToken, kid, platform);
+  await checkSignature(env, idToken, kid, platform, nowMs);
   const claims = readClaims(payload);
   const now = Math.floor(nowMs / 1000);
   if (claims.exp === undefined || claims.exp <= now)

@@ -1,6 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ApiError } from "../../src/lib/errors";
+import { JWKS_MIN_REFETCH_MS } from "../../src/lti/platform-keys";
+import { verifyIdToken } from "../../src/lti/verify";
 import { call, expectProblem, seedApiKey } from "../support/call";
+import { db } from "./learners";
 import { CLAIM, launch, newPlatform, SCORE_SCOPE, type TestPlatform, unique } from "./platform";
 
 // POST /v1/lti/launches (docs/lti.md): every check of the id_token, each broken alone in a token
@@ -19,6 +23,8 @@ beforeAll(async () => {
 });
 
 const now = () => Math.floor(Date.now() / 1000);
+/** The check a refused verification names. */
+const checkOf = (error: unknown) => (error instanceof ApiError ? String(error.options.members?.check) : `not refused: ${error}`);
 
 describe("POST /v1/lti/launches: a valid launch", () => {
   it("→ 200 with the launch, a user made from the claims, the quiz and the AGS claim", async () => {
@@ -95,15 +101,57 @@ describe("POST /v1/lti/launches: a valid launch", () => {
     expect(unknownCustom.json.quiz_id).toBe(quizId);
   });
 
-  it("a kid the kept key set lacks fetches the platform's JWKS again (the platform rotated)", async () => {
-    const before = (await platform.log()).jwks_fetches;
-    await platform.rotate();
-    const res = await launch(platform, platform.claims());
-    expect(res.status, res.text).toBe(200);
-    expect((await platform.log()).jwks_fetches).toBe(before + 1);
-    // Kept now: the next launch fetches nothing.
-    expect((await launch(platform, platform.claims())).status).toBe(200);
-    expect((await platform.log()).jwks_fetches).toBe(before + 1);
+  it("a kid the kept key set lacks fetches the platform's JWKS again (the platform rotated), once the last fetch is 30 s old", async () => {
+    // The launch's clock is verifyIdToken's to take: the 30 s pass on a virtual one.
+    const rotating = await newPlatform();
+    const startMs = Date.now();
+    const verifyAt = async (token: string, atMs: number) => verifyIdToken(env, db, token, atMs).then(() => "ok", checkOf);
+    const fetches = async () => (await rotating.log()).jwks_fetches;
+    expect(await verifyAt(await rotating.sign(rotating.claims()), startMs)).toBe("ok");
+    expect(await fetches()).toBe(1);
+    await rotating.rotate();
+    const rotated = await rotating.sign(rotating.claims());
+    // Within the interval the kept set stands: the new kid is not the platform's yet.
+    expect(await verifyAt(rotated, startMs + JWKS_MIN_REFETCH_MS - 1)).toBe("bad_signature");
+    expect(await fetches()).toBe(1);
+    expect(await verifyAt(rotated, startMs + JWKS_MIN_REFETCH_MS)).toBe("ok");
+    expect(await fetches()).toBe(2);
+    // Kept now: the next token with that kid fetches nothing.
+    expect(await verifyAt(await rotating.sign(rotating.claims()), startMs + JWKS_MIN_REFETCH_MS + 1)).toBe("ok");
+    expect(await fetches()).toBe(2);
+  });
+
+  it("30 forged launches with unknown kids fetch the platform's JWKS again at most once; a real launch after them fetches nothing", async () => {
+    const attacked = await newPlatform();
+    const first = await launch(attacked, attacked.claims());
+    expect(first.status, first.text).toBe(200);
+    expect((await attacked.log()).jwks_fetches).toBe(1);
+    // Forged: no key signed them, their kids are made up; what the issuer and client_id say is public.
+    const part = (value: unknown) => btoa(JSON.stringify(value)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    for (let i = 0; i < 30; i++) {
+      const forged = `${part({ alg: "RS256", typ: "JWT", kid: `forged-${i}` })}.${part(attacked.claims())}.c2lnbmF0dXJl`;
+      const res = await call("/v1/lti/launches", { body: { id_token: forged } });
+      expect((expectProblem(res, 401, "invalid_launch") as { check?: string }).check).toBe("bad_signature");
+    }
+    // At most one: a loaded machine might take the 30 launches past the interval.
+    const fetched = (await attacked.log()).jwks_fetches;
+    expect(fetched).toBeLessThanOrEqual(2);
+    const real = await launch(attacked, attacked.claims());
+    expect(real.status, real.text).toBe(200);
+    expect((await attacked.log()).jwks_fetches).toBe(fetched);
+  });
+
+  it("a JWKS URL that failed is not fetched again within the interval: jwks_unavailable at once", async () => {
+    const issuer = `${env.LTI_PLATFORM_URL}/p/${unique("down")}`;
+    const registered = await call("/v1/lti/platforms", {
+      body: { issuer, client_id: "c", deployment_ids: ["d"], auth_token_url: `${issuer}/token`, jwks_url: `${issuer}/jwks` },
+    });
+    expect(registered.status, registered.text).toBe(201);
+    const token = await platform.sign({ ...platform.claims(), iss: issuer, aud: "c", [CLAIM.deploymentId]: "d" });
+    const startMs = Date.now();
+    const refusal = (atMs: number) => verifyIdToken(env, db, token, atMs).then(() => "accepted", (error: Error) => error.message);
+    expect(await refusal(startMs)).toContain("jwks_unavailable");
+    expect(await refusal(startMs + 1000)).toMatch(/jwks_unavailable.*fetched again at most every 30 s/);
   });
 
   it("several audiences: azp names the registration, also when the issuer is shared by several of the tool's clients", async () => {
