@@ -963,7 +963,7 @@ export interface paths {
         put?: never;
         /**
          * Send the endpoint a test event
-         * @description Records a `webhook_endpoint.test` event (its `data.object` the endpoint, URL origin only) and delivers it to this endpoint only, whatever types it subscribes to, signed like any event; the attempt and any retries are recorded under its deliveries. No body. A disabled endpoint → 409 endpoint_disabled. Only the credential that created the endpoint (or admin) sees it; to any other it does not exist (404).
+         * @description Records a `webhook_endpoint.test` event (its `data.object` the endpoint, URL origin only) and delivers it to this endpoint only, whatever types it subscribes to, signed like any event; the attempt and any retries are recorded under its deliveries. No body. A disabled endpoint → 409 endpoint_disabled; more than 5 test events to one endpoint within an hour (whoever asks) → 429 test_event_limited, with Retry-After. Only the credential that created the endpoint (or admin) sees it; to any other it does not exist (404).
          */
         post: operations["sendWebhookTestEvent"];
         delete?: never;
@@ -1333,7 +1333,7 @@ export interface components {
              * @description Stable; the error catalogue at /problems/<code>.
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
+            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
             request_id: string;
             errors?: {
                 path: string;
@@ -17676,11 +17676,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "/problems/rate_limited",
+                     *       "type": "/problems/test_event_limited",
                      *       "title": "Too Many Requests",
                      *       "status": 429,
-                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
-                     *       "code": "rate_limited",
+                     *       "detail": "At most 5 test events to an endpoint per hour; retry after 1234 s.",
+                     *       "code": "test_event_limited",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
                      */
@@ -20306,7 +20306,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A problem code of the error catalogue. */
-                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
+                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
             };
             cookie?: never;
         };

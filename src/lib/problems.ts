@@ -231,6 +231,13 @@ export const PROBLEMS = {
     todo: "Wait the seconds Retry-After names, then redeliver once more; deliveries still under way keep retrying on their own.",
     detail: "At most 5 redeliveries of an event per hour; retry after 1234 s.",
   },
+  test_event_limited: {
+    status: 429,
+    title: "Test events limited",
+    means: "The endpoint was sent 5 test events within the last hour (by any caller): the most one endpoint allows.",
+    todo: "Wait the seconds Retry-After names; redeliver a real event (POST /v1/events/{id}/redeliver) meanwhile if it helps.",
+    detail: "At most 5 test events to an endpoint per hour; retry after 1234 s.",
+  },
   quiz_not_available: {
     status: 409,
     title: "Quiz not available",

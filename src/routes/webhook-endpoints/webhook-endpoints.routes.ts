@@ -128,7 +128,7 @@ export const sendTestEvent = defineRoute({
   tags,
   ...scoped("webhooks:write", idempotent()),
   summary: "Send the endpoint a test event",
-  description: `Records a \`webhook_endpoint.test\` event (its \`data.object\` the endpoint, URL origin only) and delivers it to this endpoint only, whatever types it subscribes to, signed like any event; the attempt and any retries are recorded under its deliveries. No body. A disabled endpoint → 409 endpoint_disabled. ${OWNED}`,
+  description: `Records a \`webhook_endpoint.test\` event (its \`data.object\` the endpoint, URL origin only) and delivers it to this endpoint only, whatever types it subscribes to, signed like any event; the attempt and any retries are recorded under its deliveries. No body. A disabled endpoint → 409 endpoint_disabled; more than 5 test events to one endpoint within an hour (whoever asks) → 429 test_event_limited, with Retry-After. ${OWNED}`,
   request: { params: Params },
   responses: {
     202: jsonResponse(TestEventSent, "The test event is recorded and its delivery queued."),

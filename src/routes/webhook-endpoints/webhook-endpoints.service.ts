@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, lt, sql } from "drizzle-orm";
-import { events, webhookDeliveries, webhookEndpoints } from "../../db/events-schema";
+import { webhookDeliveries, webhookEndpoints } from "../../db/events-schema";
+import { statement } from "../../db/statements";
 import { judgeWebhookUrl } from "../../domain/webhook-url";
 import type { Database } from "../../env";
 import { endpointForEvent, serializeEndpoint, type Viewer, visibleTo } from "../../events/endpoints";
@@ -8,8 +9,8 @@ import { sealSecret } from "../../events/secrets";
 import { newSigningSecret } from "../../events/signature";
 import { forgetSubscriptions } from "../../events/subscribers";
 import { config } from "../../lib/config";
-import { conflict, notFound, validationFailed } from "../../lib/errors";
-import { newId } from "../../lib/ids";
+import { ApiError, conflict, notFound, validationFailed } from "../../lib/errors";
+import { idFloor, newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -145,11 +146,18 @@ export async function rotateSecret(env: Env, db: Database, viewer: Viewer, id: s
   return { ...serializeEndpoint(row), secret };
 }
 
+/** Test events one endpoint may be sent per TEST_EVENT_WINDOW_SECONDS, whoever asks for them (as redelivery is capped). */
+const MAX_TEST_EVENTS = 5;
+const TEST_EVENT_WINDOW_SECONDS = 3600;
+
 /**
  * A `webhook_endpoint.test` event, sent to this endpoint only, whatever it subscribes to: recorded
  * (readable at GET /v1/events/{id}) already dispatched, so the fan-out and the sweep pass it by,
  * and its delivery queued like any first attempt (its record under the endpoint's deliveries, its
- * retries on the usual schedule).
+ * retries on the usual schedule). Each one costs the target up to every attempt of the schedule,
+ * so an endpoint gets at most MAX_TEST_EVENTS an hour: the event is inserted only while the hour
+ * holds fewer, in one statement (D1 runs statements one at a time, so the count holds exactly
+ * under concurrent calls), else 429 test_event_limited.
  */
 export async function sendTestEvent(env: Env, db: Database, viewer: Viewer, id: string) {
   const [row] = await db.select().from(webhookEndpoints).where(visible(viewer, id));
@@ -157,14 +165,27 @@ export async function sendTestEvent(env: Env, db: Database, viewer: Viewer, id: 
   if (!row.enabled) throw conflict("endpoint_disabled", "The endpoint is disabled; enable it before sending it a test event.");
   const now = Date.now();
   const eventId = newId("event", now);
-  await db.insert(events).values({
-    id: eventId,
-    type: "webhook_endpoint.test",
-    createdAt: isoNow(now),
-    data: { object: endpointForEvent(row) },
-    previousAttributes: null,
-    dispatchedAt: isoNow(now),
-  });
+  const ofThisEndpoint = sql`type = 'webhook_endpoint.test' AND id > ${idFloor("event", now - TEST_EVENT_WINDOW_SECONDS * 1000)}
+        AND json_extract(data, '$.object.id') = ${row.id}`;
+  const inserted = await statement(
+    db,
+    sql`INSERT INTO events (id, type, created_at, data, previous_attributes, dispatched_at)
+        SELECT ${eventId}, 'webhook_endpoint.test', ${isoNow(now)}, ${JSON.stringify({ object: endpointForEvent(row) })}, NULL, ${isoNow(now)}
+        WHERE (SELECT count(*) FROM events WHERE ${ofThisEndpoint}) < ${MAX_TEST_EVENTS}
+        RETURNING id`,
+  ).first<{ id: string }>();
+  if (!inserted) {
+    const oldest = await statement(db, sql`SELECT min(created_at) AS at FROM events WHERE ${ofThisEndpoint}`).first<{
+      at: string | null;
+    }>();
+    const freeAtMs = (oldest?.at ? Date.parse(oldest.at) : now) + TEST_EVENT_WINDOW_SECONDS * 1000;
+    const retryAfter = Math.max(1, Math.ceil((freeAtMs - now) / 1000));
+    throw new ApiError(
+      "test_event_limited",
+      `At most ${MAX_TEST_EVENTS} test events to an endpoint per hour; retry after ${retryAfter} s.`,
+      { headers: { "Retry-After": String(retryAfter) } },
+    );
+  }
   await sendAll(env.EVENTS_QUEUE, [{ kind: "delivery", event_id: eventId, endpoint_id: row.id, attempt: 1 }]);
   return { event_id: eventId, endpoint_id: row.id };
 }

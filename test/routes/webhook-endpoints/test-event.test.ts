@@ -7,7 +7,7 @@ import { deliveries, eventually, hook, waitForRequests } from "../../support/web
  * POST /v1/webhook-endpoints/{id}/test: one webhook_endpoint.test event, recorded, signed like any
  * event and delivered to that endpoint only (whatever it subscribes to), its attempt recorded
  * under the endpoint's deliveries; 404 to a credential that does not own the endpoint; 409 when
- * the endpoint is disabled.
+ * the endpoint is disabled; at most 5 an hour to one endpoint, whoever asks (429 after).
  */
 
 async function endpoint(url: string, events: string[], auth?: string) {
@@ -56,5 +56,31 @@ describe("POST /v1/webhook-endpoints/{id}/test", () => {
       409,
       "endpoint_disabled",
     );
+  });
+
+  it("at most 5 test events to one endpoint per hour, whoever asks: then 429 test_event_limited with Retry-After, nothing recorded", async () => {
+    const { key: owner } = await seedApiKey(["webhooks:write"]);
+    const url = hook("ok");
+    const target = await endpoint(url, ["*"], owner);
+    const test = (auth?: string) => call(`/v1/webhook-endpoints/${target.id}/test`, { method: "POST", auth });
+    // Eight at once, from the owner and admin: D1 runs the inserts one at a time, so exactly five pass.
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => test(i % 2 ? owner : undefined)));
+    const accepted = answers.filter((res) => res.status === 202);
+    expect(accepted).toHaveLength(5);
+    const refused = answers.filter((res) => res.status !== 202);
+    expect(refused).toHaveLength(3);
+    for (const res of refused) {
+      expectProblem(res, 429, "test_event_limited");
+      const retryAfter = Number(res.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(3500);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+    }
+    const recorded = await call("/v1/events?type=webhook_endpoint.test&limit=100");
+    const ofTarget = recorded.json.events.filter((e) => e.data.object.id === target.id).map((e) => e.id);
+    expect(ofTarget.sort()).toEqual(accepted.map((res) => res.json.event_id).sort());
+    expect(await waitForRequests(url, 5)).toHaveLength(5);
+    // Another endpoint has its own five.
+    const other = await endpoint(hook("ok"), ["*"], owner);
+    expect((await call(`/v1/webhook-endpoints/${other.id}/test`, { method: "POST", auth: owner })).status).toBe(202);
   });
 });
