@@ -271,7 +271,7 @@ export interface paths {
         put?: never;
         /**
          * Register a user
-         * @description Creates a user with a name, e-mail and role. An e-mail already in use by another user → 409 email_taken.
+         * @description Creates a user with a name, an e-mail (or none: omitted or null) and a role. An e-mail already in use by another user → 409 email_taken; any number of users may have none.
          */
         post: operations["createUser"];
         delete?: never;
@@ -303,7 +303,7 @@ export interface paths {
         head?: never;
         /**
          * Change a user's name, e-mail or role
-         * @description Changes only the fields sent; the others keep their values. An e-mail already in use by another user → 409 email_taken.
+         * @description Changes only the fields sent; the others keep their values. `email: null` removes the user's address. An e-mail already in use by another user → 409 email_taken.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -3347,7 +3347,7 @@ export interface components {
             /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
             id: string;
             name: string;
-            /** @description null for a user an LTI launch created without an e-mail claim (never an invented address); "" once the user is deleted. Unique among users that have one, compared case-insensitively. */
+            /** @description null for a user without an address: created without one, or by an LTI launch without an e-mail claim (never an invented address); "" once the user is deleted. Unique among users that have one, compared case-insensitively. */
             email: string | null;
             /**
              * @example student
@@ -3374,9 +3374,11 @@ export interface components {
             name: string;
             /**
              * Format: email
+             * @description Omitted or null: a user without an address (a pupil who has none). Unique among users that have one, compared case-insensitively.
+             * @default null
              * @example ada@example.com
              */
-            email: string;
+            email?: string | null;
             /**
              * @default student
              * @example student
@@ -3398,9 +3400,10 @@ export interface components {
             name?: string;
             /**
              * Format: email
+             * @description null removes the user's address (free for another user from then on).
              * @example ada@example.com
              */
-            email?: string;
+            email?: string | null;
             /**
              * @example student
              * @enum {string}

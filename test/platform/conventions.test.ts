@@ -95,9 +95,9 @@ describe("strict JSON input", () => {
   });
 
   it("a missing required field → 400 naming it", async () => {
-    const res = await call("/v1/users", { body: { name: "No E-mail" } });
+    const res = await call("/v1/users", { body: { email: "no-name@example.com" } });
     const problem = expectProblem(res, 400, "validation_failed");
-    expect(problem.errors?.map((e) => e.path)).toEqual(["email"]);
+    expect(problem.errors?.map((e) => e.path)).toEqual(["name"]);
   });
 
   it("a field of the wrong type → 400 naming it", async () => {

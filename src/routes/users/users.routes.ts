@@ -37,7 +37,8 @@ export const createUser = defineRoute({
   tags,
   ...scoped("users:write", idempotent()),
   summary: "Register a user",
-  description: "Creates a user with a name, e-mail and role. An e-mail already in use by another user → 409 email_taken.",
+  description:
+    "Creates a user with a name, an e-mail (or none: omitted or null) and a role. An e-mail already in use by another user → 409 email_taken; any number of users may have none.",
   request: jsonBody(UserCreate),
   responses: {
     201: jsonResponse(User, "The user; Location names it."),
@@ -65,7 +66,7 @@ export const updateUser = defineRoute({
   ...scoped("users:write"),
   summary: "Change a user's name, e-mail or role",
   description:
-    "Changes only the fields sent; the others keep their values. An e-mail already in use by another user → 409 email_taken.",
+    "Changes only the fields sent; the others keep their values. `email: null` removes the user's address. An e-mail already in use by another user → 409 email_taken.",
   request: { params: Params, ...jsonBody(UserPatch) },
   responses: {
     200: jsonResponse(User, "The changed user.", {

@@ -10,10 +10,24 @@ const email = z.string().trim().max(254).pipe(z.email()).openapi({ format: "emai
 const role = z.enum(ROLES).openapi({ example: "student" });
 
 export const UserCreate = z
-  .strictObject({ name, email, role: role.default("student") })
+  .strictObject({
+    name,
+    email: email.nullable().default(null).openapi({
+      description:
+        "Omitted or null: a user without an address (a pupil who has none). Unique among users that have one, compared case-insensitively.",
+    }),
+    role: role.default("student"),
+  })
   .openapi("UserCreate", { example: { name: "Ada Lovelace", email: "ada@example.com", role: "student" } });
 export const UserPatch = z
-  .strictObject({ name: name.optional(), email: email.optional(), role: role.optional() })
+  .strictObject({
+    name: name.optional(),
+    email: email
+      .nullable()
+      .optional()
+      .openapi({ description: "null removes the user's address (free for another user from then on)." }),
+    role: role.optional(),
+  })
   .openapi("UserPatch", { example: { name: "Ada King", role: "instructor" } });
 
 export const UserListQuery = z.strictObject({
@@ -50,7 +64,7 @@ export const User = z
     name: z.string(),
     email: z.string().nullable().openapi({
       description:
-        'null for a user an LTI launch created without an e-mail claim (never an invented address); "" once the user is deleted. Unique among users that have one, compared case-insensitively.',
+        'null for a user without an address: created without one, or by an LTI launch without an e-mail claim (never an invented address); "" once the user is deleted. Unique among users that have one, compared case-insensitively.',
     }),
     role,
     created_at: z.string().datetime(),

@@ -17,7 +17,7 @@ export function serializeUser(row: UserRow): User {
   return {
     id: row.id,
     name: row.name ?? "",
-    // Null only for users created without one (LTI launches); a deleted user's is erased to "".
+    // Null for users without one (created so, or an LTI launch's); a deleted user's is erased to "".
     email: row.email ?? (row.deletedAt === null ? null : ""),
     role: row.role,
     created_at: row.createdAt,
@@ -64,14 +64,16 @@ export async function getUserRow(db: Database, id: string) {
   return row;
 }
 
+/** The stored form of an address: with its normalized twin, which the unique index holds (SQLite lets any number of rows hold NULL). */
+const emailColumns = (email: string | null) => ({ email, emailNormalized: email === null ? null : normalizeEmail(email) });
+
 /** The user and its user.created event, in one batch: a taken e-mail fails both. */
-export async function createUser(db: Database, input: { name: string; email: string; role: Role }) {
+export async function createUser(db: Database, input: { name: string; email: string | null; role: Role }) {
   const now = isoNow();
   const row: UserRow = {
     id: newId("user"),
     name: input.name,
-    email: input.email,
-    emailNormalized: normalizeEmail(input.email),
+    ...emailColumns(input.email),
     role: input.role,
     createdAt: now,
     updatedAt: now,
@@ -114,13 +116,13 @@ async function writeOver(
   return write?.meta.changes === 1;
 }
 
-export async function updateUser(db: Database, id: string, patch: { name?: string; email?: string; role?: Role }) {
+export async function updateUser(db: Database, id: string, patch: { name?: string; email?: string | null; role?: Role }) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getUserRow(db, id);
     const next: UserRow = {
       ...read,
       ...(patch.name === undefined ? {} : { name: patch.name }),
-      ...(patch.email === undefined ? {} : { email: patch.email, emailNormalized: normalizeEmail(patch.email) }),
+      ...(patch.email === undefined ? {} : emailColumns(patch.email)),
       ...(patch.role === undefined ? {} : { role: patch.role }),
       updatedAt: updatedAfter(read.updatedAt),
     };

@@ -51,7 +51,8 @@ describe("POST /v1/users", () => {
       "   ",
       `${"a".repeat(250)}@example.com`,
       42,
-      null,
+      false,
+      {},
     ]) {
       const problem = expectProblem(await call("/v1/users", { body: { name: "X", email: bad } }), 400, "validation_failed");
       expect(
@@ -61,9 +62,33 @@ describe("POST /v1/users", () => {
     }
   });
 
-  it("missing name or e-mail → 400 naming each", async () => {
+  it("missing name → 400 naming it", async () => {
     const problem = expectProblem(await call("/v1/users", { body: {} }), 400, "validation_failed");
-    expect(problem.errors?.map((e) => e.path).sort()).toEqual(["email", "name"]);
+    expect(problem.errors?.map((e) => e.path)).toEqual(["name"]);
+  });
+
+  it("without an e-mail, omitted or null → 201 with email null, and its user.created event says so", async () => {
+    for (const body of [{ name: "Pupil" }, { name: "Pupil", email: null }]) {
+      const res = await call("/v1/users", { body });
+      expect(res.status, res.text).toBe(201);
+      expect(res.json).toMatchObject({ name: "Pupil", email: null, role: "student" });
+      expect((await call(`/v1/users/${res.json.id}`)).json).toEqual(res.json);
+      const events = await call("/v1/events?type=user.created&limit=100");
+      const event = events.json.events.find((e) => e.data.object.id === res.json.id);
+      expect(event?.data.object).toEqual(res.json);
+    }
+  });
+
+  it("any number of users without an e-mail; the addresses given stay unique", async () => {
+    const pupils = await Promise.all(Array.from({ length: 5 }, (_, i) => call("/v1/users", { body: { name: `Pupil ${i}` } })));
+    expect(pupils.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(pupils.map((r) => r.json.id)).size).toBe(5);
+    const address = email("among-pupils");
+    await createUser({ email: address });
+    expectProblem(await call("/v1/users", { body: { name: "Again", email: address.toUpperCase() } }), 409, "email_taken");
+    // The e-mail filter never finds a user without one.
+    expect(await listAll(`email=${encodeURIComponent(address)}`)).toHaveLength(1);
+    expect((await listAll("email=")).filter((u) => u.email === null)).toEqual([]);
   });
 
   it("blank or too-long name → 400", async () => {

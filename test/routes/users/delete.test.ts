@@ -18,6 +18,16 @@ describe("DELETE /v1/users/{id}", () => {
     expect(reuse.json.id).not.toBe(user.id);
   });
 
+  it("a user without an e-mail is deleted like any other: its events keep neither name nor address", async () => {
+    const user = await createUser({ name: "Pupil", email: null });
+    expect((await call(`/v1/users/${user.id}`, { method: "DELETE" })).status).toBe(204);
+    expectProblem(await call(`/v1/users/${user.id}`), 404, "not_found");
+    const events = await call("/v1/events?limit=100");
+    const about = events.json.events.filter((e) => e.data.object.id === user.id);
+    expect(about.map((e) => e.type).sort()).toEqual(["user.created", "user.deleted"]);
+    for (const event of about) expect(event.data.object).toMatchObject({ name: "", email: "" });
+  });
+
   it("a deleted user cannot be changed or deleted again → 404", async () => {
     const user = await createUser();
     expect((await call(`/v1/users/${user.id}`, { method: "DELETE" })).status).toBe(204);

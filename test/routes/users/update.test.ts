@@ -38,6 +38,28 @@ describe("PATCH /v1/users/{id}", () => {
     expect(res.json.email).toBe(address.toUpperCase());
   });
 
+  it("email: null removes the address, which is free for another user; an address can be given again", async () => {
+    const address = email("removed");
+    const user = await createUser({ email: address });
+    const removed = await call(`/v1/users/${user.id}`, { method: "PATCH", body: { email: null } });
+    expect(removed.status, removed.text).toBe(200);
+    expect(removed.json).toMatchObject({ id: user.id, name: user.name, email: null });
+    expect((await call(`/v1/users/${user.id}`)).json).toEqual(removed.json);
+    const events = await call("/v1/events?type=user.updated&limit=100");
+    const event = events.json.events.find((e) => e.data.object.id === user.id);
+    expect(event).toMatchObject({ data: { object: { email: null } }, previous_attributes: { email: address } });
+    const other = await call("/v1/users", { body: { name: "Taker", email: address } });
+    expect(other.status, other.text).toBe(201);
+    const again = await call(`/v1/users/${user.id}`, { method: "PATCH", body: { email: email("again") } });
+    expect(again.status, again.text).toBe(200);
+  });
+
+  it("a user without an e-mail keeps none when other fields change", async () => {
+    const user = await createUser({ email: null });
+    const res = await call(`/v1/users/${user.id}`, { method: "PATCH", body: { name: "Renamed" } });
+    expect(res.json).toMatchObject({ name: "Renamed", email: null });
+  });
+
   it("another user's e-mail, in any case → 409 email_taken, nothing changes", async () => {
     const taken = email("taken");
     await createUser({ email: taken });
