@@ -149,7 +149,11 @@ describe("POST /v1/lti/launches: a valid launch", () => {
     expect(registered.status, registered.text).toBe(201);
     const token = await platform.sign({ ...platform.claims(), iss: issuer, aud: "c", [CLAIM.deploymentId]: "d" });
     const startMs = Date.now();
-    const refusal = (atMs: number) => verifyIdToken(env, db, token, atMs).then(() => "accepted", (error: Error) => error.message);
+    const refusal = (atMs: number) =>
+      verifyIdToken(env, db, token, atMs).then(
+        () => "accepted",
+        (error: Error) => error.message,
+      );
     expect(await refusal(startMs)).toContain("jwks_unavailable");
     expect(await refusal(startMs + 1000)).toMatch(/jwks_unavailable.*fetched again at most every 30 s/);
   });
@@ -177,7 +181,10 @@ describe("POST /v1/lti/launches: a valid launch", () => {
       expect(res.json.platform_id).toBe(platformId);
     }
     // An audience the tool does not know beside its own is no obstacle once azp names its own.
-    const withStranger = await launch(platform, platform.claims({ aud: ["another-client", platform.clientId], azp: platform.clientId }));
+    const withStranger = await launch(
+      platform,
+      platform.claims({ aud: ["another-client", platform.clientId], azp: platform.clientId }),
+    );
     expect(withStranger.status, withStranger.text).toBe(200);
     const unnamed = expectProblem(await launch(platform, platform.claims({ aud: both })), 401, "invalid_launch");
     expect((unnamed as { check?: string }).check).toBe("wrong_audience");

@@ -404,15 +404,18 @@ describe("a numeric question's tolerance is part of the key", () => {
     expect(JSON.parse(row!.data).object).toEqual(asRead);
   });
 
-  it.each(["after_last_attempt", "never"])("hidden from the submission and its results under %s until the reveal", async (policy) => {
-    const quiz = await createQuiz([NUMERIC], { show_correct_answers: policy, max_attempts: 2 });
-    const user = await createUser();
-    const [question] = await questionsOf(quiz.id);
-    const answers = [{ question_id: question!.id, response: 3.1 }];
-    const sub = await ok(`/v1/quizzes/${quiz.id}/submissions`, { body: { user_id: user, answers } }, 201);
-    keyless(sub);
-    await ok(`/v1/submissions/${sub.id}/grade`, { method: "POST" });
-    keyless(await ok(`/v1/submissions/${sub.id}`, { auth: resultsReader }));
-    keyless(await ok(`/v1/submissions/${sub.id}/results`, { auth: resultsReader }));
-  });
+  it.each(["after_last_attempt", "never"])(
+    "hidden from the submission and its results under %s until the reveal",
+    async (policy) => {
+      const quiz = await createQuiz([NUMERIC], { show_correct_answers: policy, max_attempts: 2 });
+      const user = await createUser();
+      const [question] = await questionsOf(quiz.id);
+      const answers = [{ question_id: question!.id, response: 3.1 }];
+      const sub = await ok(`/v1/quizzes/${quiz.id}/submissions`, { body: { user_id: user, answers } }, 201);
+      keyless(sub);
+      await ok(`/v1/submissions/${sub.id}/grade`, { method: "POST" });
+      keyless(await ok(`/v1/submissions/${sub.id}`, { auth: resultsReader }));
+      keyless(await ok(`/v1/submissions/${sub.id}/results`, { auth: resultsReader }));
+    },
+  );
 });
