@@ -12,8 +12,8 @@ import { KeySetUnavailable, platformKeySet } from "./platform-keys";
 /**
  * The checks of a launch's id_token (1EdTech Security Framework 1.0 §5.1.3, LTI Core 1.3 §5.3),
  * each failure a 401 invalid_launch naming its check. The platform is found by `iss` and the
- * client_id in `aud` (or `azp`) before the signature is checked, because its JWKS is what verifies it; no
- * other claim is believed before the signature holds. The nonce is claimed last (launches.ts), so
+ * client_id in `aud` (or `azp`) before the signature is checked, because its JWKS is what
+ * verifies it; no other claim is believed before the signature holds. The nonce is claimed last (launches.ts), so
  * a token refused by another check does not use its nonce up.
  */
 
