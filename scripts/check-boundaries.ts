@@ -37,6 +37,7 @@ const ROOT = join(dirname(new URL(import.meta.url).pathname), "..");
 
 const PROCESSES = [
   "lib",
+  "queue",
   "domain",
   "db",
   "auth",
@@ -52,17 +53,18 @@ const PROCESSES = [
 
 const ALLOWED: Record<string, string[]> = {
   lib: ["lib"],
+  queue: ["lib", "queue"],
   domain: ["lib", "domain"],
   db: ["lib", "domain", "db"],
-  auth: ["lib", "domain", "db", "auth"],
+  auth: ["lib", "queue", "domain", "db", "auth"],
   "rate-limit": ["lib", "domain", "rate-limit"],
-  events: ["lib", "domain", "db", "events"],
-  jobs: ["lib", "domain", "db", "events", "jobs"],
+  events: ["lib", "queue", "domain", "db", "events"],
+  jobs: ["lib", "queue", "domain", "db", "events", "jobs"],
   authoring: ["lib", "domain", "db", "authoring"],
   interchange: ["lib", "domain", "interchange"],
-  imports: ["lib", "domain", "db", "events", "jobs", "authoring", "interchange", "imports"],
-  lti: ["lib", "domain", "db", "events", "jobs", "lti"],
-  grading: ["lib", "domain", "db", "events", "jobs", "lti", "grading"],
+  imports: ["lib", "queue", "domain", "db", "events", "jobs", "authoring", "interchange", "imports"],
+  lti: ["lib", "queue", "domain", "db", "events", "jobs", "lti"],
+  grading: ["lib", "queue", "domain", "db", "events", "jobs", "lti", "grading"],
   worker: [...PROCESSES, "worker"],
   middleware: ["lib", "domain", "db", "auth", "rate-limit", "middleware"],
   routes: [...PROCESSES, "routes"],

@@ -5,6 +5,8 @@ import type { Database } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { kvKeys } from "../lib/kv-keys";
 import { isoNow, unixSeconds as nowSeconds } from "../lib/time";
+import type { QueueBindings } from "../queue/messages";
+import { send } from "../queue/send";
 
 /**
  * Revoking OAuth grants: the family is marked revoked in D1 first, then every access token it
@@ -12,7 +14,7 @@ import { isoNow, unixSeconds as nowSeconds } from "../lib/time";
  */
 
 /** Where revocation deletes tokens, and the queue that finishes a revocation too large for one invocation. */
-export type TokenStores = Pick<Env, "KV" | "EVENTS_QUEUE">;
+export type TokenStores = Pick<Env, "KV"> & QueueBindings<"revoked_tokens">;
 
 /**
  * KV deletes one invocation makes at most. An invocation may make 1 000 operations on KV and other
@@ -21,12 +23,6 @@ export type TokenStores = Pick<Env, "KV" | "EVENTS_QUEUE">;
  * deletes them in invocations of its own (revokedTokensSweep): any number of tokens, never a 500.
  */
 const MAX_KV_DELETES_PER_INVOCATION = 900;
-
-/** The queue message that carries on deleting a client's revoked access tokens from KV. */
-interface RevokedTokensMessage {
-  kind: "revoked_tokens";
-  client_id: string;
-}
 
 /**
  * RFC 7009: revoking a refresh token revokes its grant (whichever of the grant's refresh tokens
@@ -86,8 +82,7 @@ async function deleteAccessTokens(db: Database, stores: TokenStores, clientId: s
     db,
     sql`DELETE FROM oauth_access_tokens WHERE hash IN (SELECT value FROM json_each(${JSON.stringify(batch)}))`,
   ).run();
-  const message: RevokedTokensMessage = { kind: "revoked_tokens", client_id: clientId };
-  await stores.EVENTS_QUEUE.send(message, { contentType: "json" });
+  await send(stores, [{ kind: "revoked_tokens", client_id: clientId }]);
 }
 
 /**
@@ -105,10 +100,7 @@ export async function sweepRevokedTokens(db: Database, stores: TokenStores, clie
     db,
     sql`DELETE FROM oauth_access_tokens WHERE hash IN (SELECT value FROM json_each(${JSON.stringify(batch)}))`,
   ).run();
-  if (rows.length > MAX_KV_DELETES_PER_INVOCATION)
-    await stores.EVENTS_QUEUE.send({ kind: "revoked_tokens", client_id: clientId } satisfies RevokedTokensMessage, {
-      contentType: "json",
-    });
+  if (rows.length > MAX_KV_DELETES_PER_INVOCATION) await send(stores, [{ kind: "revoked_tokens", client_id: clientId }]);
 }
 
 /**

@@ -7,13 +7,14 @@ import type { Database } from "../env";
 import { config } from "../lib/config";
 import { canonicalId, newId } from "../lib/ids";
 import { isoNow, unixSeconds } from "../lib/time";
+import type { MessageOf } from "../queue/messages";
+import { send, sendOrLeave } from "../queue/send";
 import { type AttemptOutcome, postEvent } from "./attempt";
 import { endpointForEvent } from "./endpoints";
-import { type DeadLetter, type EventsMessage, enqueueEvents, MAX_QUEUE_DELAY_SECONDS, sendAll } from "./messages";
 import { openSecret } from "./secrets";
 import { signatureHeader } from "./signature";
 
-type DeliveryMessage = Extract<EventsMessage, { kind: "delivery" }>;
+type DeliveryMessage = MessageOf<"delivery">;
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /** One attempt, as the unique key of its delivery record names it. */
@@ -45,8 +46,8 @@ export async function fanOut(env: Env, db: Database, eventId: string): Promise<v
   const targets = endpointRows.filter(
     (endpoint) => endpoint.createdAt <= event.createdAt && subscribes(endpoint.events, event.type),
   );
-  await sendAll(
-    env.EVENTS_QUEUE,
+  await send(
+    env,
     targets.map((endpoint) => ({ kind: "delivery", event_id: event.id, endpoint_id: endpoint.id, redelivery: 0, attempt: 1 })),
   );
   await db.run(sql`UPDATE events SET dispatched_at = ${isoNow()} WHERE id = ${event.id} AND dispatched_at IS NULL`);
@@ -71,11 +72,6 @@ async function liveSecrets(env: Env, endpoint: EndpointRow, now: string): Promis
  * schedule never forks; the sweep ends a claim left pending (sweepStaleClaims).
  */
 export async function deliver(env: Env, db: Database, message: DeliveryMessage): Promise<void> {
-  if (message.not_before !== undefined && Date.now() < message.not_before) {
-    const wait = Math.ceil((message.not_before - Date.now()) / 1000);
-    await env.EVENTS_QUEUE.send(message, { delaySeconds: Math.min(wait, MAX_QUEUE_DELAY_SECONDS), contentType: "json" });
-    return;
-  }
   // Messages queued before migration 0007 name the endpoint by its old id.
   const key: AttemptKey = {
     eventId: message.event_id,
@@ -147,18 +143,12 @@ export async function followUp(env: Env, key: AttemptKey, delay: number | undefi
       endpoint_id: key.endpointId,
       redelivery: key.redelivery,
       attempt: key.attempt + 1,
-      ...(delay > MAX_QUEUE_DELAY_SECONDS ? { not_before: retryAtMs } : {}),
     };
-    await env.EVENTS_QUEUE.send(next, { delaySeconds: Math.min(delay, MAX_QUEUE_DELAY_SECONDS), contentType: "json" });
+    await send(env, [next], { delaySeconds: delay });
   } else {
-    const dead: DeadLetter = {
-      kind: "dead",
-      event_id: key.eventId,
-      endpoint_id: key.endpointId,
-      redelivery: key.redelivery,
-      attempts: key.attempt,
-    };
-    await env.EVENTS_DLQ.send(dead, { contentType: "json" });
+    await send(env, [
+      { kind: "dead", event_id: key.eventId, endpoint_id: key.endpointId, redelivery: key.redelivery, attempts: key.attempt },
+    ]);
   }
 }
 
@@ -191,7 +181,11 @@ async function record(
   }
   await db.$client.batch(statements);
   const disabledEvents = takeRecordedEvents(db).map((event) => event.id);
-  if (disabledEvents.length > 0) await enqueueEvents(env, disabledEvents);
+  await sendOrLeave(
+    env,
+    disabledEvents.map((id) => ({ kind: "event", event_id: id })),
+    "events not queued; the sweep will",
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import type { RecordedEvent } from "../db/outbox";
 import { bindingOf } from "../db/session";
 import { subscribes } from "../domain/events";
 import type { Database } from "../env";
-import { enqueueEvents } from "./messages";
+import { sendOrLeave } from "../queue/send";
 
 /**
  * What this isolate knows of the enabled endpoints' subscriptions, so that a request hands the
@@ -50,9 +50,9 @@ export async function dispatchRecorded(env: Env, db: Database, recorded: readonl
   // Without a view (D1 did not answer), every event goes: the consumer finds who wants it.
   const view = await currentView(db, Date.now()).catch(() => undefined);
   const wanted = view ? recorded.filter((event) => view.subscriptions.some((types) => subscribes(types, event.type))) : recorded;
-  if (wanted.length > 0)
-    await enqueueEvents(
-      env,
-      wanted.map((event) => event.id),
-    );
+  await sendOrLeave(
+    env,
+    wanted.map((event) => ({ kind: "event", event_id: event.id })),
+    "events not queued; the sweep will",
+  );
 }

@@ -5,8 +5,8 @@ import type { Database } from "../env";
 import { config } from "../lib/config";
 import { idFloor } from "../lib/ids";
 import { isoNow } from "../lib/time";
+import { sendOrLeave } from "../queue/send";
 import { followUp } from "./deliver";
-import { enqueueEvents } from "./messages";
 
 /** An event not handed to the queue this long after it was recorded is handed over by the sweep. */
 const SWEEP_AFTER_MS = 60_000;
@@ -55,7 +55,11 @@ export async function sweepEvents(env: Env, db: Database, nowMs = Date.now()): P
   ]);
   const ids = (stale?.results ?? []).map((row) => row.id);
   if (ids.length > 0) {
-    await enqueueEvents(env, ids);
+    await sendOrLeave(
+      env,
+      ids.map((id) => ({ kind: "event", event_id: id })),
+      "events not queued; the sweep will",
+    );
     // Marked as handed over, so the next run does not send them again while they wait in the queue.
     await db.run(
       sql`UPDATE events SET dispatched_at = ${isoNow(nowMs)} WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,

@@ -2,9 +2,10 @@ import { sql } from "drizzle-orm";
 import { questions, quizzes, submissions } from "../db/schema";
 import { tableRows } from "../db/statements";
 import type { Database } from "../env";
-import { DEADLINE_CHUNK, sendAll } from "../events/messages";
 import { isoNow } from "../lib/time";
 import { handOverPassbacks } from "../lti/ledger";
+import { DEADLINE_CHUNK } from "../queue/messages";
+import { send } from "../queue/send";
 import { gradeExactlyOnce, planGrade } from "./grade";
 
 /** Overdue submissions the cron hands to the queue per run (one D1 read of their ids). */
@@ -25,7 +26,7 @@ export async function enqueueOverdue(env: Env, db: Database, nowMs = Date.now())
   const messages = [];
   for (let i = 0; i < ids.length; i += DEADLINE_CHUNK)
     messages.push({ kind: "deadline" as const, submission_ids: ids.slice(i, i + DEADLINE_CHUNK) });
-  await sendAll(env.EVENTS_QUEUE, messages);
+  await send(env, messages);
   return ids.length;
 }
 

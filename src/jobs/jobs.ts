@@ -3,9 +3,8 @@ import type { jobs } from "../db/schema";
 import { statement } from "../db/statements";
 import type { ImportErrorCode, ImportJobResult } from "../domain/jobs";
 import type { Database } from "../env";
-import { type JobMessage, sendAll } from "../events/messages";
-import { logger } from "../lib/log";
 import { isoNow } from "../lib/time";
+import { send, sendOrLeave } from "../queue/send";
 
 /**
  * Jobs: long work run in bounded steps by the jobs queue (regrades, imports, resyncs). Each
@@ -55,12 +54,7 @@ export function serializeJob(row: JobRow) {
 
 /** Hands a job's next steps to the jobs queue; if that fails, the cron hands it over (sweepJobs). */
 export async function enqueueJob(env: Env, jobId: string): Promise<void> {
-  const message: JobMessage = { kind: "job", job_id: jobId };
-  try {
-    await env.JOBS_QUEUE.send(message, { contentType: "json" });
-  } catch (error) {
-    logger(env).warn("job not queued; the cron will", { job: jobId, error: String(error) });
-  }
+  await sendOrLeave(env, [{ kind: "job", job_id: jobId }], "job not queued; the cron will");
 }
 
 /** A job whose last step is this old without progress is handed to the queue again (its message was lost). */
@@ -82,8 +76,8 @@ export async function sweepJobs(env: Env, db: Database, nowMs = Date.now()): Pro
     WHERE id IN (SELECT id FROM jobs WHERE status IN ('queued', 'running') AND updated_at < ${stalledBefore} ORDER BY updated_at LIMIT 100)
     RETURNING id`);
   if (stalled.length > 0)
-    await sendAll(
-      env.JOBS_QUEUE,
+    await send(
+      env,
       stalled.map((j) => ({ kind: "job", job_id: j.id })),
     );
   const cutoff = isoNow(nowMs - JOB_RETENTION_DAYS * 24 * 3600 * 1000);

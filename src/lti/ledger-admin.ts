@@ -4,7 +4,7 @@ import type { Database } from "../env";
 import { notFound } from "../lib/errors";
 import { isoNow } from "../lib/time";
 import { serializePassback } from "./ledger-rows";
-import { wakePassbacks } from "./messages";
+import { wakePassbacks } from "./wake-passbacks";
 
 interface PassbackFilter {
   after?: string;

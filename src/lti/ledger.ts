@@ -7,7 +7,7 @@ import { ID_PREFIX } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { AGS_SCORE_SCOPE } from "./claims";
 import { findLaunch } from "./launches";
-import { wakePassbacks } from "./messages";
+import { wakePassbacks } from "./wake-passbacks";
 
 /**
  * The passback ledger's writes that other processes make: a submission tied to a launch's line

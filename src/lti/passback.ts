@@ -6,11 +6,12 @@ import type { Database } from "../env";
 import { config } from "../lib/config";
 import { logger } from "../lib/log";
 import { isoNow } from "../lib/time";
+import type { MessageOf } from "../queue/messages";
 import { type PassbackRow, scoreOf, scoresUrl, serializePassback } from "./ledger-rows";
-import { type PassbackMessage, wakePassbacks } from "./messages";
 import { type Answer, failureText, outbound, retryAfterSeconds, verdictOf } from "./outbound";
 import { forgetToken, platformToken, TokenFailure } from "./platform-token";
 import type { PlatformRow } from "./verify";
+import { wakePassbacks } from "./wake-passbacks";
 
 /**
  * One wake-up of one ledger row: claim it, send its current score, record the outcome.
@@ -86,12 +87,8 @@ async function send(env: Env, db: Database, row: PassbackRow, platform: Platform
   }
 }
 
-export async function processPassback(env: Env, db: Database, message: PassbackMessage): Promise<void> {
+export async function processPassback(env: Env, db: Database, message: MessageOf<"lti_passback">): Promise<void> {
   const id = message.passback_id;
-  if (message.not_before !== undefined && Date.now() < message.not_before) {
-    await wakePassbacks(env, [id], (message.not_before - Date.now()) / 1000);
-    return;
-  }
   const lease = crypto.randomUUID();
   const nowMs = Date.now();
   const { row, platform } = await claim(db, id, lease, nowMs);

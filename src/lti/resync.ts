@@ -7,7 +7,7 @@ import { enqueueJob } from "../jobs/jobs";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
-import { wakePassbacks } from "./messages";
+import { wakePassbacks } from "./wake-passbacks";
 
 /**
  * POST /v1/quizzes/{id}/lti/resync: a job (jobs queue) that makes every ledger row of the quiz

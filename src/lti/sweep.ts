@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../env";
 import { isoNow } from "../lib/time";
-import { wakePassbacks } from "./messages";
+import { wakePassbacks } from "./wake-passbacks";
 
 /** A pending row due this long without a send was not woken (its message was lost): wake it again. */
 const FORGOTTEN_AFTER_MS = 60_000;

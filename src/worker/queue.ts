@@ -5,63 +5,37 @@ import { takeRecordedEvents } from "../db/outbox";
 import { jobs } from "../db/schema";
 import type { Database } from "../env";
 import { deliver, fanOut } from "../events/deliver";
-import type { DeadLetter, EventsMessage } from "../events/messages";
 import { dispatchRecorded } from "../events/subscribers";
 import { gradeOverdue } from "../grading/deadlines";
 import { failJob, runRegradeJob } from "../grading/regrade";
 import { failImport, runImportJob } from "../imports/run";
 import { logger } from "../lib/log";
-import { handleLtiQueue, isLtiQueue } from "../lti/consumer";
+import { processPassback } from "../lti/passback";
 import { runResyncJob } from "../lti/resync";
+import { consume, isDeadLetterBatch, type Routes } from "../queue/consume";
 
 /**
- * The worker's queue consumer, for every queue this worker consumes: the events queue (fan-out
- * and webhook delivery, grading at deadlines, large revocations), the jobs queue (a job's next
- * steps, by the job's type), the LTI passback queue, and the dead-letter queue.
- *
- * Each message is handled on its own and acknowledged on its own: a throw retries that message
- * alone (a batch-wide throw would redo the others' work too), and after max_retries the platform
- * moves it to the dead-letter queue. The messages of a batch run concurrently, so a receiver that
- * hangs for its 10 s holds up no other.
+ * The worker's queue consumer, for every queue it consumes (the events, jobs and LTI passback
+ * queues, and the dead-letter queue): the one loop of src/queue/consume.ts, each message routed
+ * by its kind to the process that owns it.
  */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  if (isLtiQueue(batch.queue)) return handleLtiQueue(batch, env);
   const db = drizzle(env.DB) as Database;
-  if (batch.queue.endsWith("-dlq")) return deadLetters(batch, env, db);
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      try {
-        await handleMessage(env, db, message.body as EventsMessage);
-        message.ack();
-      } catch (error) {
-        logger(env).error("queue message failed; retried", {
-          id: message.id,
-          attempts: message.attempts,
-          error: String(error),
-        });
-        message.retry();
-      }
-    }),
-  );
-  // Events the batch's work recorded (submission.graded at deadlines) go to the queue as a
-  // request's do; the sweep hands over any this misses.
+  await consume(batch, env, isDeadLetterBatch(batch) ? deadLetters(env, db, batch.queue) : live(env, db));
+  // Events the batch's work recorded (submission.graded at deadlines, lti.passback.failed, …) go
+  // to the queue as a request's do; the sweep hands over any this misses.
   await dispatchRecorded(env, db, takeRecordedEvents(db));
 }
 
-async function handleMessage(env: Env, db: Database, body: EventsMessage): Promise<void> {
-  switch (body.kind) {
-    case "event":
-      return fanOut(env, db, body.event_id);
-    case "delivery":
-      return deliver(env, db, body);
-    case "deadline":
-      return gradeOverdue(env, db, body.submission_ids);
-    case "revoked_tokens":
-      return sweepRevokedTokens(db, env, body.client_id);
-    case "job":
-      return runJob(env, db, body.job_id);
-  }
-}
+/** Live messages: fan-out and webhook delivery, grading at deadlines, large revocations, jobs, passbacks. */
+const live = (env: Env, db: Database): Routes => ({
+  event: (m) => fanOut(env, db, m.event_id),
+  delivery: (m) => deliver(env, db, m),
+  deadline: (m) => gradeOverdue(env, db, m.submission_ids),
+  revoked_tokens: (m) => sweepRevokedTokens(db, env, m.client_id),
+  job: (m) => runJob(env, db, m.job_id),
+  lti_passback: (m) => processPassback(env, db, m),
+});
 
 /** One delivery of a job's message: the steps of its type, from the job's stored cursor. */
 async function runJob(env: Env, db: Database, jobId: string): Promise<void> {
@@ -76,14 +50,20 @@ async function runJob(env: Env, db: Database, jobId: string): Promise<void> {
  * logged as information), and messages the consumer failed on max_retries times (a warning for
  * the operators). A job's fails the job, with the quiz's figures left exact.
  */
-async function deadLetters(batch: MessageBatch<unknown>, env: Env, db: Database): Promise<void> {
-  for (const message of batch.messages) {
-    const body = message.body as DeadLetter | EventsMessage;
-    if (body.kind === "dead") logger(env).info("delivery failed its last attempt", { queue: batch.queue, ...body });
-    else logger(env).warn("dead letter", { queue: batch.queue, ...body });
-    if (body.kind === "job") await failDeadJob(env, db, body.job_id);
-    message.ack();
-  }
+function deadLetters(env: Env, db: Database, queue: string): Routes {
+  const warn = async (body: object) => logger(env).warn("dead letter", { queue, ...body });
+  return {
+    dead: async (m) => logger(env).info("delivery failed its last attempt", { queue, ...m }),
+    job: async (m) => {
+      await warn(m);
+      await failDeadJob(env, db, m.job_id);
+    },
+    event: warn,
+    delivery: warn,
+    deadline: warn,
+    revoked_tokens: warn,
+    lti_passback: warn,
+  };
 }
 
 /** A job whose step failed on every retry: failed, an import with its code and its file deleted. */

@@ -1,9 +1,9 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import type { EventsMessage } from "../../src/events/messages";
 import worker from "../../src/index";
 import { newId } from "../../src/lib/ids";
+import type { QueueMessage } from "../../src/queue/messages";
 import { call } from "../support/call";
 import { deliveries, eventually, hook, newUser, RECEIVER, receivedAt, sleep, waitForRequests } from "../support/webhook-helpers";
 
@@ -36,7 +36,7 @@ async function recordEvent(): Promise<string> {
   return id;
 }
 
-const attemptMessage = (eventId: string, endpointId: string, attempt: number): EventsMessage => ({
+const attemptMessage = (eventId: string, endpointId: string, attempt: number): QueueMessage => ({
   kind: "delivery",
   event_id: eventId,
   endpoint_id: endpointId,

@@ -3,9 +3,9 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../../src/env";
-import type { EventsMessage } from "../../src/events/messages";
 import { sweepEvents } from "../../src/events/sweep";
 import worker from "../../src/index";
+import type { QueueMessage } from "../../src/queue/messages";
 import { notingQueue } from "../support/binding-counter";
 import { BASE, call, defaultKey } from "../support/call";
 
@@ -15,7 +15,7 @@ import { BASE, call, defaultKey } from "../support/call";
  * a stale view held back. Every send still reaches the real local queue.
  */
 
-const noting = (queue: Queue) => notingQueue<EventsMessage>(queue);
+const noting = (queue: Queue) => notingQueue<QueueMessage>(queue);
 
 /** POST /v1/users through the worker with the noted queue, waiting for its after-response work. */
 async function createUser(runEnv: Env) {
@@ -40,7 +40,7 @@ async function createUser(runEnv: Env) {
   return event!;
 }
 
-const eventIds = (sent: EventsMessage[]) => sent.flatMap((m) => (m.kind === "event" ? [m.event_id] : []));
+const eventIds = (sent: QueueMessage[]) => sent.flatMap((m) => (m.kind === "event" ? [m.event_id] : []));
 
 describe("dispatching recorded events", () => {
   it("a request hands the queue only the events an endpoint subscribes to; the sweep settles the rest and catches what a stale view held back", async () => {

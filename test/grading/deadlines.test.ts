@@ -8,8 +8,8 @@ import {
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deadlineFor } from "../../src/domain/attempts";
-import { DEADLINE_CHUNK, type EventsMessage } from "../../src/events/messages";
 import worker from "../../src/index";
+import { DEADLINE_CHUNK, type QueueMessage } from "../../src/queue/messages";
 import { countingEnv, notingQueue } from "../support/binding-counter";
 import { call } from "../support/call";
 
@@ -59,10 +59,10 @@ const gradedEventsOf = async (submissionId: string) =>
     submissionId,
   ))!.n;
 
-const noting = (queue: Queue) => notingQueue<EventsMessage>(queue);
+const noting = (queue: Queue) => notingQueue<QueueMessage>(queue);
 
-const deadlineMessages = (sent: EventsMessage[]) =>
-  sent.filter((m): m is Extract<EventsMessage, { kind: "deadline" }> => m.kind === "deadline");
+const deadlineMessages = (sent: QueueMessage[]) =>
+  sent.filter((m): m is Extract<QueueMessage, { kind: "deadline" }> => m.kind === "deadline");
 
 async function runCron(runEnv: Env) {
   const ctx = createExecutionContext();
@@ -71,7 +71,7 @@ async function runCron(runEnv: Env) {
 }
 
 /** Delivers the messages to the consumer as the queue does, in one invocation; all must be acknowledged. */
-async function consume(runEnv: Env, bodies: EventsMessage[]) {
+async function consume(runEnv: Env, bodies: QueueMessage[]) {
   const batch = createMessageBatch(
     QUEUE,
     bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body })),

@@ -5,9 +5,9 @@ import { statement } from "../../db/statements";
 import { subscribes } from "../../domain/events";
 import type { Database } from "../../env";
 import { type Viewer, visibleTo } from "../../events/endpoints";
-import { sendAll } from "../../events/messages";
 import { ApiError, conflict, notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
+import { send } from "../../queue/send";
 
 /** Redeliveries of one event allowed per REDELIVERY_WINDOW_SECONDS, whoever asks for them. */
 const MAX_REDELIVERIES = 5;
@@ -67,8 +67,8 @@ export async function redeliver(env: Env, db: Database, viewer: Viewer, id: stri
   }
   if (targets.length === 0) return { event_id: event.id, redelivery: null, endpoint_ids: [] };
   const redelivery = await numberRedelivery(db, event.id, Date.now());
-  await sendAll(
-    env.EVENTS_QUEUE,
+  await send(
+    env,
     targets.map((endpoint) => ({ kind: "delivery", event_id: event.id, endpoint_id: endpoint.id, redelivery, attempt: 1 })),
   );
   return { event_id: event.id, redelivery, endpoint_ids: targets.map((endpoint) => endpoint.id) };

@@ -4,7 +4,6 @@ import { statement } from "../../db/statements";
 import { judgeWebhookUrl } from "../../domain/webhook-url";
 import type { Database } from "../../env";
 import { endpointForEvent, serializeEndpoint, type Viewer, visibleTo } from "../../events/endpoints";
-import { sendAll } from "../../events/messages";
 import { sealSecret } from "../../events/secrets";
 import { newSigningSecret } from "../../events/signature";
 import { forgetSubscriptions } from "../../events/subscribers";
@@ -12,6 +11,7 @@ import { config } from "../../lib/config";
 import { ApiError, conflict, notFound, validationFailed } from "../../lib/errors";
 import { idFloor, newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
+import { send } from "../../queue/send";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -186,7 +186,7 @@ export async function sendTestEvent(env: Env, db: Database, viewer: Viewer, id: 
       { headers: { "Retry-After": String(retryAfter) } },
     );
   }
-  await sendAll(env.EVENTS_QUEUE, [{ kind: "delivery", event_id: eventId, endpoint_id: row.id, attempt: 1 }]);
+  await send(env, [{ kind: "delivery", event_id: eventId, endpoint_id: row.id, attempt: 1 }]);
   return { event_id: eventId, endpoint_id: row.id };
 }
 
