@@ -6,6 +6,8 @@ import { deployedEnvironments, environmentResources, isPlaceholderId, lineOf, pl
 
 /** The worker's secrets without which part of the API answers 503 (webhook endpoints, here). */
 export const REQUIRED_SECRETS = ["WEBHOOK_SECRET_KEY"] as const;
+/** Secrets a deployment may set: LTI_SEALING_KEY seals LTI's keys, which WEBHOOK_SECRET_KEY seals without it (docs/deploying.md). */
+const OPTIONAL_SECRETS = ["LTI_SEALING_KEY"] as const;
 
 export interface Finding {
   /** What kind of thing: `npm run deploy:setup` puts ids and secrets right; the rest is the operator's. */
@@ -95,7 +97,7 @@ export function findPlaceholders(toml: WranglerToml, env: string | undefined, co
             ? `set the origin [env.${env}] is served from (its workers.dev address or custom domain), or "" for each request's own origin`
             : "set the real value",
       });
-    if ((REQUIRED_SECRETS as readonly string[]).includes(name))
+    if (([...REQUIRED_SECRETS, ...OPTIONAL_SECRETS] as readonly string[]).includes(name))
       findings.push({
         kind: "var",
         where,

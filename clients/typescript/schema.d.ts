@@ -19393,7 +19393,7 @@ export interface operations {
                      *       "type": "/problems/lti_not_configured",
                      *       "title": "Service Unavailable",
                      *       "status": 503,
-                     *       "detail": "LTI is not configured on this deployment: WEBHOOK_SECRET_KEY seals the tool's private key.",
+                     *       "detail": "LTI is not configured on this deployment: LTI_SEALING_KEY (or WEBHOOK_SECRET_KEY) seals the tool's private key.",
                      *       "code": "lti_not_configured",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }
@@ -20293,7 +20293,7 @@ export interface operations {
                      *       "type": "/problems/lti_not_configured",
                      *       "title": "Service Unavailable",
                      *       "status": 503,
-                     *       "detail": "LTI is not configured on this deployment: WEBHOOK_SECRET_KEY seals the tool's private key.",
+                     *       "detail": "LTI is not configured on this deployment: LTI_SEALING_KEY (or WEBHOOK_SECRET_KEY) seals the tool's private key.",
                      *       "code": "lti_not_configured",
                      *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
                      *     }

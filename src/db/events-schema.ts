@@ -36,7 +36,7 @@ export const webhookEndpoints = sqliteTable("webhook_endpoints", {
   /** Event types, or ["*"] for all of them. */
   events: text("events", { mode: "json" }).$type<string[]>().notNull(),
   enabled: integer("enabled", { mode: "boolean" }).notNull(),
-  /** The signing secret, sealed (AES-GCM under WEBHOOK_SECRET_KEY): it must be usable to sign. */
+  /** The signing secret, sealed (AES-GCM under WEBHOOK_SECRET_KEY, src/lib/sealing.ts): it must be usable to sign. */
   secretSealed: text("secret_sealed").notNull(),
   /** The secret a rotation replaced, sealed; it signs too until previous_secret_expires_at. */
   previousSecretSealed: text("previous_secret_sealed"),

@@ -26,7 +26,7 @@ export const ltiPlatforms = sqliteTable(
 /**
  * The tool's RS256 key pairs. One `current` key signs client assertions; a rotated-out key stays
  * `previous` (listed in the JWKS, never signing) until `listed_until`. The private key is sealed
- * (AES-GCM under WEBHOOK_SECRET_KEY, bound to the kid).
+ * (AES-GCM under LTI_SEALING_KEY, or WEBHOOK_SECRET_KEY without it, bound to the kid: src/lib/sealing.ts).
  */
 export const ltiKeys = sqliteTable(
   "lti_keys",

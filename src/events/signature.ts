@@ -1,3 +1,5 @@
+import { fromBase64, toBase64 } from "../lib/base64";
+
 /**
  * Standard Webhooks signing (standardwebhooks.com): a secret is `whsec_` + base64 of random bytes;
  * a signature is `v1,` + base64 of HMAC-SHA256 over `{id}.{timestamp}.{body}`, keyed by the
@@ -9,16 +11,6 @@ const SECRET_PREFIX = "whsec_";
 const SECRET_BYTES = 32;
 
 const encoder = new TextEncoder();
-
-export function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-export function fromBase64(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
-}
 
 /** A fresh signing secret, shown once to whoever made the endpoint. */
 export function newSigningSecret(): string {

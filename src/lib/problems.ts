@@ -315,9 +315,10 @@ export const PROBLEMS = {
   lti_not_configured: {
     status: 503,
     title: "LTI not configured",
-    means: "The deployment has no WEBHOOK_SECRET_KEY, the key that seals the LTI tool's private key at rest.",
-    todo: "Operators: set it with `wrangler secret put WEBHOOK_SECRET_KEY` (docs/deploying.md).",
-    detail: "LTI is not configured on this deployment: WEBHOOK_SECRET_KEY seals the tool's private key.",
+    means:
+      "The deployment has neither LTI_SEALING_KEY nor WEBHOOK_SECRET_KEY (its fallback), the key that seals the LTI tool's private key at rest.",
+    todo: "Operators: set it with `wrangler secret put LTI_SEALING_KEY` (docs/deploying.md).",
+    detail: "LTI is not configured on this deployment: LTI_SEALING_KEY (or WEBHOOK_SECRET_KEY) seals the tool's private key.",
   },
   internal_error: {
     status: 500,

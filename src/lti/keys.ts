@@ -3,17 +3,16 @@ import { exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import { ltiKeys } from "../db/lti-schema";
 import { prepared, statement } from "../db/statements";
 import type { Database } from "../env";
-import { openSecret, sealSecret } from "../events/secrets";
-import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { seal, unseal } from "../lib/sealing";
 import { isoNow } from "../lib/time";
 
 /**
  * The tool's own keys (docs/lti.md): an RS256 pair of 2048 bits, made on first need, that signs
  * the client assertions of the AGS token requests. Platforms verify them with
  * GET /.well-known/jwks.json, which lists the current key and, for 24 h after a rotation, the
- * previous one. The private key is kept as a JWK sealed with AES-GCM under WEBHOOK_SECRET_KEY and
- * bound to its kid, like webhook secrets (events/secrets.ts): D1 alone reveals no key.
+ * previous one. The private key is kept as a JWK sealed (src/lib/sealing.ts) under LTI_SEALING_KEY,
+ * or WEBHOOK_SECRET_KEY without it, and bound to its kid: D1 alone reveals no key.
  */
 
 const ALG = "RS256";
@@ -22,22 +21,6 @@ const MODULUS_BITS = 2048;
 const PREVIOUS_LISTED_MS = 24 * 3600 * 1000;
 
 type KeyRow = typeof ltiKeys.$inferSelect;
-
-const notConfigured = () =>
-  new ApiError(
-    "lti_not_configured",
-    "LTI is not configured on this deployment: WEBHOOK_SECRET_KEY seals the tool's private key.",
-  );
-
-/** Sealing needs WEBHOOK_SECRET_KEY; without it, LTI says so (not webhooks). */
-async function sealed<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof ApiError && error.code === "webhooks_not_configured") throw notConfigured();
-    throw error;
-  }
-}
 
 async function newKeyRow(env: Env, nowMs: number): Promise<KeyRow> {
   const { publicKey, privateKey } = await generateKeyPair(ALG, { modulusLength: MODULUS_BITS, extractable: true });
@@ -48,7 +31,7 @@ async function newKeyRow(env: Env, nowMs: number): Promise<KeyRow> {
     kid,
     status: "current",
     publicJwk,
-    privateSealed: await sealed(sealSecret(env, kid, privateJwk)),
+    privateSealed: await seal(env, "ltiKeys", kid, privateJwk),
     createdAt: isoNow(nowMs),
     listedUntil: null,
   };
@@ -80,7 +63,7 @@ export async function signingKey(env: Env, db: Database): Promise<{ kid: string;
   const row = await ensureCurrent(env, db);
   let key = privateKeys.get(row.kid);
   if (!key) {
-    key = sealed(openSecret(env, row.kid, row.privateSealed)).then(
+    key = unseal(env, "ltiKeys", row.kid, row.privateSealed).then(
       async (jwk) => (await importJWK(JSON.parse(jwk) as JWK, ALG)) as CryptoKey,
     );
     privateKeys.set(row.kid, key);

@@ -1,9 +1,9 @@
 import { SignJWT } from "jose";
 import type { Database } from "../env";
-import { openSecret, sealSecret } from "../events/secrets";
 import type { Config } from "../lib/config";
 import { sha256Hex } from "../lib/crypto";
 import { kvKeys, kvTtl } from "../lib/kv-keys";
+import { seal, unseal } from "../lib/sealing";
 import { AGS_SCORE_SCOPE } from "./claims";
 import { signingKey } from "./keys";
 import { type Answer, outbound, verdictOf } from "./outbound";
@@ -93,12 +93,12 @@ export async function platformToken(env: Env, db: Database, platform: PlatformRo
     pending = (async () => {
       const shared = await env.KV.get(key);
       if (shared) {
-        const token = JSON.parse(await openSecret(env, platform.id, shared)) as Token;
+        const token = JSON.parse(await unseal(env, "ltiKeys", platform.id, shared)) as Token;
         if (token.usableUntilMs > Date.now()) return token;
       }
       const { ttl, ...token } = await requestToken(env, db, platform, policy);
       if (token.usableUntilMs > Date.now())
-        await env.KV.put(key, await sealSecret(env, platform.id, JSON.stringify(token)), { expirationTtl: kvTtl(ttl) });
+        await env.KV.put(key, await seal(env, "ltiKeys", platform.id, JSON.stringify(token)), { expirationTtl: kvTtl(ttl) });
       return token;
     })().finally(() => requesting.delete(key));
     requesting.set(key, pending);

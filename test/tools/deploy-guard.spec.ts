@@ -99,6 +99,16 @@ describe("refused", () => {
     expect(findings[0]?.where).toMatch(/^wrangler\.toml:\d+ \[env\.staging\.vars\] WEBHOOK_SECRET_KEY$/);
   });
 
+  it("LTI's sealing key written as a plain var; never required (WEBHOOK_SECRET_KEY stands in for it)", async () => {
+    expect(await one(filledIn(), "staging")).toEqual([]);
+    const asVar = filledIn().replace(/(\[env\.staging\.vars\]\n)/, '$1LTI_SEALING_KEY = "bG9jYWwtZGV2LW9ubHk="\n');
+    const findings = await one(asVar, "staging");
+    expect(findings.map((f) => f.what)).toEqual([
+      "LTI_SEALING_KEY is a plain var, readable in the dashboard and in wrangler.toml",
+    ]);
+    expect(findings[0]?.where).toMatch(/^wrangler\.toml:\d+ \[env\.staging\.vars\] LTI_SEALING_KEY$/);
+  });
+
   it("loopback webhook targets, a local-only setting", async () => {
     const text = filledIn().replace(
       /(\[env\.staging\.vars\][\s\S]*?)WEBHOOK_URL_POLICY = "public"/,
