@@ -6,9 +6,9 @@ import type { Database } from "../env";
 import { config } from "../lib/config";
 import { logger } from "../lib/log";
 import { isoNow } from "../lib/time";
+import { type Answer, failureText, outbound, retryAfterSeconds, verdictOf } from "../outbound/request";
 import type { MessageOf } from "../queue/messages";
 import { type PassbackRow, scoreOf, scoresUrl, serializePassback } from "./ledger-rows";
-import { type Answer, failureText, outbound, retryAfterSeconds, verdictOf } from "./outbound";
 import { forgetToken, platformToken, TokenFailure } from "./platform-token";
 import type { PlatformRow } from "./verify";
 import { wakePassbacks } from "./wake-passbacks";
@@ -60,7 +60,7 @@ async function send(env: Env, db: Database, row: PassbackRow, platform: Platform
   const url = scoresUrl(row.lineitem);
   if (url === undefined)
     return {
-      answer: { status: null, body: "", headers: null, error: "The line item is not a URL.", refused: true },
+      answer: { status: null, body: "", headers: null, error: "The line item is not a URL.", refused: true, durationMs: 0 },
       what: "The line item",
     };
   const post = (token: string) =>
@@ -96,7 +96,7 @@ export async function processPassback(env: Env, db: Database, message: MessageOf
   let outcome: { answer: Answer; what: string };
   if (!platform) {
     outcome = {
-      answer: { status: null, body: "", headers: null, error: "The platform was deleted.", refused: true },
+      answer: { status: null, body: "", headers: null, error: "The platform was deleted.", refused: true, durationMs: 0 },
       what: "The platform",
     };
   } else {
@@ -106,7 +106,7 @@ export async function processPassback(env: Env, db: Database, message: MessageOf
       // Ours, not the platform's (D1, KV, the sealing key): a failed attempt like a network failure.
       logger(env).error("passback send failed", { passback: id, error: String(error) });
       outcome = {
-        answer: { status: null, body: "", headers: null, error: "The service failed before an answer." },
+        answer: { status: null, body: "", headers: null, error: "The service failed before an answer.", durationMs: 0 },
         what: "The send",
       };
     }

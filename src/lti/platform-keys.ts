@@ -1,6 +1,6 @@
 import type { JSONWebKeySet } from "jose";
 import type { Config } from "../lib/config";
-import { outbound } from "./outbound";
+import { outbound } from "../outbound/request";
 
 /**
  * A platform's public keys (its JWKS), fetched under the safe-target rules and kept in this

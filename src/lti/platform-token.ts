@@ -4,9 +4,9 @@ import type { Config } from "../lib/config";
 import { sha256Hex } from "../lib/crypto";
 import { kvKeys, kvTtl } from "../lib/kv-keys";
 import { seal, unseal } from "../lib/sealing";
+import { type Answer, outbound, verdictOf } from "../outbound/request";
 import { AGS_SCORE_SCOPE } from "./claims";
 import { signingKey } from "./keys";
-import { type Answer, outbound, verdictOf } from "./outbound";
 import type { PlatformRow } from "./verify";
 
 /**

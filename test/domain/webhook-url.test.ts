@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeWebhookUrl } from "../../src/domain/webhook-url";
+import { judgeTarget, judgeWebhookUrl, refusalText } from "../../src/domain/safe-target";
 
 const HTTPS = "Webhook URLs must use https.";
 const CREDENTIALS = "Webhook URLs must not contain a user name or password.";
@@ -285,6 +285,19 @@ describe("judgeWebhookUrl, allow-loopback", () => {
       const verdict = judgeWebhookUrl(input, "allow-loopback");
       const exempt = ["127.0.0.1", "[::1]", "localhost"].includes(hostnameOf(input));
       if (!exempt) expect(verdict, input).toEqual(judgeWebhookUrl(input, "public"));
+    }
+  });
+});
+
+describe("judgeTarget: one verdict, worded for what the URL is for", () => {
+  it("words every refusal for any subject from the same rule: webhooks' and LTI's texts differ only in it", () => {
+    for (const [input, reason] of [...REFUSED_PUBLIC, ...REFUSED_LOOPBACK]) {
+      const verdict = judgeTarget(input, REFUSED_LOOPBACK.some(([i]) => i === input) ? "allow-loopback" : "public");
+      expect(verdict.ok, input).toBe(false);
+      if (verdict.ok) continue;
+      expect(refusalText(verdict.refusal, "Webhook URLs")).toBe(reason);
+      const forLti = refusalText(verdict.refusal, "URLs");
+      expect(forLti).toBe(verdict.refusal === "invalid" ? reason : reason.replace("Webhook URLs", "URLs"));
     }
   });
 });

@@ -7,7 +7,7 @@ import { config } from "../../lib/config";
 import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import { urlProblem } from "../../lti/outbound";
+import { targetProblem } from "../../outbound/request";
 
 type PlatformRow = typeof ltiPlatforms.$inferSelect;
 
@@ -39,7 +39,7 @@ function checkUrls(env: Env, input: Partial<PlatformInput>): void {
   const policy = config(env).webhooks.urlPolicy;
   const errors = (["auth_token_url", "jwks_url"] as const).flatMap((field) => {
     const url = input[field];
-    const problem = url === undefined ? undefined : urlProblem(url, policy);
+    const problem = url === undefined ? undefined : targetProblem(url, policy);
     return problem === undefined ? [] : [{ path: field, message: problem }];
   });
   if (errors.length > 0) throw validationFailed(errors);

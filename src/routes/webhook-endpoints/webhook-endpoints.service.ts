@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/events-schema";
 import { statement } from "../../db/statements";
-import { judgeWebhookUrl } from "../../domain/webhook-url";
+import { judgeWebhookUrl } from "../../domain/safe-target";
 import type { Database } from "../../env";
 import { endpointForEvent, serializeEndpoint, type Viewer, visibleTo } from "../../events/endpoints";
 import { sealSecret } from "../../events/secrets";

@@ -1,5 +1,5 @@
 /**
- * An outbound answer read within bounds (webhook receivers, LTI platforms): at most `maxBytes` of
+ * An outbound answer read within bounds (request.ts): at most `maxBytes` of
  * the body, the rest cancelled, the beginning decoded as UTF-8.
  */
 export async function boundedText(response: Response, maxBytes: number): Promise<string> {

@@ -1,7 +1,9 @@
 /**
- * Which URLs may be webhook targets. The worker fetches whatever URL an endpoint names, so a
- * careless target turns deliveries into server-side request forgery (SSRF): requests to loopback,
- * private networks, cloud metadata services or other internal hosts, made with our identity.
+ * Which URLs the service may send a request to: webhook targets, LTI platforms' JWKS, token and
+ * scores URLs, and every later outbound call (src/outbound/request.ts judges each one again when
+ * it is used). The worker fetches whatever URL it is given, so a careless target turns a request
+ * into server-side request forgery (SSRF): requests to loopback, private networks, cloud metadata
+ * services or other internal hosts, made with our identity.
  *
  * A URL is judged after WHATWG parsing (`new URL`), never as the string the client sent: the
  * parser normalises IPv4 in any notation (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`) to a
@@ -30,23 +32,35 @@
  * https to exactly `127.0.0.1`, `[::1]` or `localhost`, and nothing else on loopback.
  */
 
-export type WebhookUrlPolicy = "public" | "allow-loopback";
-export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+export type TargetPolicy = "public" | "allow-loopback";
 
-/** The longest webhook URL, in characters, as sent and as serialised after parsing. */
-const MAX_WEBHOOK_URL_LENGTH = 2048;
+/** The longest target URL, in characters, as sent and as serialised after parsing. */
+const MAX_TARGET_URL_LENGTH = 2048;
 
-const REASONS = {
-  invalid: "Not a valid absolute URL.",
-  tooLong: `Webhook URLs must be at most ${MAX_WEBHOOK_URL_LENGTH} characters.`,
-  https: "Webhook URLs must use https.",
-  credentials: "Webhook URLs must not contain a user name or password.",
-  fragment: "Webhook URLs must not contain a fragment.",
-  address: "Webhook URLs must not point to a private, loopback, link-local or other non-public address.",
-  name: "Webhook URLs must not name localhost or an internal host.",
-  singleLabel: "Webhook URLs must name a host by its full domain name, not a single label.",
-  port: "Webhook URLs must use port 443 or a port from 1024 to 65535.",
+/**
+ * Why a URL is refused, as the rule each reason states: worded for what the URL is for ("Webhook
+ * URLs must use https.", "URLs must use https.") by refusalText, never by rewriting another text.
+ */
+const RULES = {
+  invalid: null,
+  tooLong: `be at most ${MAX_TARGET_URL_LENGTH} characters`,
+  https: "use https",
+  credentials: "not contain a user name or password",
+  fragment: "not contain a fragment",
+  address: "not point to a private, loopback, link-local or other non-public address",
+  name: "not name localhost or an internal host",
+  singleLabel: "name a host by its full domain name, not a single label",
+  port: "use port 443 or a port from 1024 to 65535",
 } as const;
+
+export type TargetRefusal = keyof typeof RULES;
+export type TargetVerdict = { ok: true; url: URL } | { ok: false; refusal: TargetRefusal };
+
+/** A refusal in words, for URLs called `subject` ("Webhook URLs", "URLs"). */
+export function refusalText(refusal: TargetRefusal, subject: string): string {
+  const rule = RULES[refusal];
+  return rule === null ? "Not a valid absolute URL." : `${subject} must ${rule}.`;
+}
 
 /** Ports below this are well-known services (SMTP, SSH, …), refused but for https's own 443. */
 const FIRST_UNPRIVILEGED_PORT = 1024;
@@ -80,27 +94,33 @@ const NON_PUBLIC_IPV4: readonly (readonly [string, number])[] = [
   ["240.0.0.0", 4], // reserved, and the limited broadcast 255.255.255.255
 ];
 
-/** Judges a webhook target URL: `{ ok: true, url }` (store `url.href`) or `{ ok: false, reason }`. */
-export function judgeWebhookUrl(input: string, policy: WebhookUrlPolicy): UrlVerdict {
-  if (input.length > MAX_WEBHOOK_URL_LENGTH) return refuse(REASONS.tooLong);
+/** Judges a target URL: `{ ok: true, url }` (store `url.href`) or `{ ok: false, refusal }`. */
+export function judgeTarget(input: string, policy: TargetPolicy): TargetVerdict {
+  if (input.length > MAX_TARGET_URL_LENGTH) return refuse("tooLong");
   const url = parseUrl(input);
-  if (url === undefined) return refuse(REASONS.invalid);
-  if (url.href.length > MAX_WEBHOOK_URL_LENGTH) return refuse(REASONS.tooLong);
-  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse(REASONS.https);
-  if (url.username !== "" || url.password !== "") return refuse(REASONS.credentials);
+  if (url === undefined) return refuse("invalid");
+  if (url.href.length > MAX_TARGET_URL_LENGTH) return refuse("tooLong");
+  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse("https");
+  if (url.username !== "" || url.password !== "") return refuse("credentials");
   // The serialisation keeps even an empty fragment ("…/#"); "#" appears nowhere else in it.
-  if (url.href.includes("#")) return refuse(REASONS.fragment);
+  if (url.href.includes("#")) return refuse("fragment");
   if (policy === "allow-loopback" && LOOPBACK_HOSTS.has(url.hostname)) return { ok: true, url };
   const hostProblem = publicHostProblem(url.hostname);
   if (hostProblem !== undefined) return refuse(hostProblem);
-  if (url.protocol !== "https:") return refuse(REASONS.https);
+  if (url.protocol !== "https:") return refuse("https");
   // The parser leaves the port empty when it is the scheme's default (443).
-  if (url.port !== "" && Number(url.port) < FIRST_UNPRIVILEGED_PORT) return refuse(REASONS.port);
+  if (url.port !== "" && Number(url.port) < FIRST_UNPRIVILEGED_PORT) return refuse("port");
   return { ok: true, url };
 }
 
-function refuse(reason: string): UrlVerdict {
-  return { ok: false, reason };
+/** Judges a webhook endpoint's URL, its refusal worded for webhooks: `{ ok: false, reason }`. */
+export function judgeWebhookUrl(input: string, policy: TargetPolicy): { ok: true; url: URL } | { ok: false; reason: string } {
+  const verdict = judgeTarget(input, policy);
+  return verdict.ok ? verdict : { ok: false, reason: refusalText(verdict.refusal, "Webhook URLs") };
+}
+
+function refuse(refusal: TargetRefusal): TargetVerdict {
+  return { ok: false, refusal };
 }
 
 /** The URL `input` names, or undefined when it is not a valid absolute URL. */
@@ -113,16 +133,16 @@ function parseUrl(input: string): URL | undefined {
 }
 
 /** Why a parsed http(s) hostname is not a public host, or undefined when it is one. */
-function publicHostProblem(hostname: string): string | undefined {
+function publicHostProblem(hostname: string): TargetRefusal | undefined {
   if (hostname.startsWith("[")) {
     const groups = parseIpv6(hostname.slice(1, -1));
     // The parser already accepted it, so undefined here means a form we do not know: fail closed.
-    return groups === undefined || !isPublicIpv6(groups) ? REASONS.address : undefined;
+    return groups === undefined || !isPublicIpv6(groups) ? "address" : undefined;
   }
   const ipv4 = parseIpv4(hostname);
-  if (ipv4 !== undefined) return isPublicIpv4(ipv4) ? undefined : REASONS.address;
-  if (isSpecialName(hostname)) return REASONS.name;
-  return hostname.replace(/\.+$/, "").includes(".") ? undefined : REASONS.singleLabel;
+  if (ipv4 !== undefined) return isPublicIpv4(ipv4) ? undefined : "address";
+  if (isSpecialName(hostname)) return "name";
+  return hostname.replace(/\.+$/, "").includes(".") ? undefined : "singleLabel";
 }
 
 /** Whether a host name is, or is under, a special-use name; case-insensitive, trailing dots ignored. */
