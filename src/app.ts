@@ -4,10 +4,9 @@ import type { Context } from "hono";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import pkg from "../package.json";
-import { takeRecordedEvents } from "./db/outbox";
+import { WakeUps } from "./db/after-commit";
 import { BOOKMARK_HEADER, sessionDatabase } from "./db/session";
 import type { Database } from "./env";
-import { dispatchRecorded } from "./events/subscribers";
 import { config } from "./lib/config";
 import { createRouter, jsonResponse } from "./lib/openapi";
 import { openApiDocument } from "./lib/openapi-document";
@@ -39,6 +38,7 @@ import { quizSubmissionsRouter, submissionsRouter, userSubmissionsRouter } from 
 import { usersRouter } from "./routes/users";
 import { verifyRouter } from "./routes/verify";
 import { webhookEndpointsRouter } from "./routes/webhook-endpoints";
+import { sendWakeUps } from "./worker/after-commit";
 
 /** Every resource of the API, served under /v1. */
 const v1 = createRouter()
@@ -110,6 +110,8 @@ app.use(async (c, next) => {
   if (v1) ({ db, session } = sessionDatabase(c.env.DB, incoming));
   else db = drizzle(c.env.DB) as Database;
   c.set("db", db);
+  const wakeUps = new WakeUps();
+  c.set("wakeUps", wakeUps);
   try {
     await next();
   } finally {
@@ -129,11 +131,11 @@ app.use(async (c, next) => {
       else if (replayed !== null) c.res.headers.delete(BOOKMARK_HEADER);
     }
   }
-  // The outbox: events this request's batches recorded go to the delivery queue after the
-  // response, so delivery never slows the request; only those an endpoint subscribes to
-  // (events/subscribers.ts); the cron sweeps up what this misses.
-  const recorded = takeRecordedEvents(db);
-  if (recorded.length > 0 && c.res.status < 400) afterResponse(c, dispatchRecorded(c.env, db, recorded));
+  // What the request's batches committed wakes (its events, ledger rows, jobs) goes to the queues
+  // after the response, so neither delivery nor a passback slows the request; the list holds only
+  // what committed, whatever the answer. The sweeps (cron) hand over what this misses.
+  const woken = wakeUps.take();
+  if (woken.length > 0) afterResponse(c, sendWakeUps(c.env, db, woken));
   // The contract's media type names the charset; Hono's c.json leaves it out.
   if (c.res.headers.get("content-type") === "application/json")
     c.res.headers.set("content-type", "application/json; charset=utf-8");

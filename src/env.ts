@@ -1,4 +1,5 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { WakeUps } from "./db/after-commit";
 import type { ApiError } from "./lib/errors";
 
 /** drizzle over D1; `$client` is the D1 binding itself, for batches of raw statements. */
@@ -19,6 +20,8 @@ export interface AppEnv {
   Bindings: Env;
   Variables: {
     db: Database;
+    /** What the request's batches wake (events, ledger rows, jobs): sent after the response. */
+    wakeUps: WakeUps;
     requestId: string;
     credential?: Credential;
     /** Why a /v1 request has no credential, until requireCredential answers with it. */

@@ -3,6 +3,7 @@ import type { EventType } from "../domain/events";
 import type { Database } from "../env";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
+import { RETURNING_WAKE_UP } from "./after-commit";
 import { statement } from "./statements";
 
 /** An event as the API shows it (GET /v1/events/{id}) and as webhooks deliver it. */
@@ -31,42 +32,24 @@ export interface EventInput {
  */
 export type EventCondition = "always" | "after-change" | SQL;
 
-/** An event a request's batch carries: handed to the queue after the response if anyone wants it. */
-export interface RecordedEvent {
-  id: string;
-  type: string;
-}
-
-/** The events each request's batches carry. */
-const recorded = new WeakMap<Database, RecordedEvent[]>();
-
 /**
  * The outbox: a statement that writes the event, to be placed in the same D1 batch as the change
- * it describes, so that the change and its event commit together or not at all. The id is noted
- * for the request's dispatch; an id whose batch failed or whose condition did not hold is simply
- * not found when the queue looks it up.
+ * it describes, so that the change and its event commit together or not at all. It returns the
+ * event it wrote as a wake-up (after-commit.ts): commit() finds it in the batch's results, and an
+ * event whose batch failed or whose condition did not hold returns nothing.
  */
 export function eventStatement(db: Database, input: EventInput, when: EventCondition = "always"): D1PreparedStatement {
   const now = Date.now();
   const id = newId("event", now);
-  const list = recorded.get(db) ?? [];
-  list.push({ id, type: input.type });
-  recorded.set(db, list);
   const previous = input.previous === undefined ? null : JSON.stringify(input.previous);
   const condition = when === "always" ? sql`1` : when === "after-change" ? sql`changes() = 1` : when;
   return statement(
     db,
     sql`INSERT INTO events (id, type, created_at, data, previous_attributes, user_id)
         SELECT ${id}, ${input.type}, ${isoNow(now)}, ${JSON.stringify({ object: input.object })}, ${previous}, ${input.userId ?? null}
-        WHERE ${condition}`,
+        WHERE ${condition}
+        ${RETURNING_WAKE_UP.event}`,
   );
-}
-
-/** The events noted on this request's database handle since the last call; clears them. */
-export function takeRecordedEvents(db: Database): RecordedEvent[] {
-  const list = recorded.get(db) ?? [];
-  recorded.delete(db);
-  return list;
 }
 
 /** A stored event row as the API shows it. */

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
+import { commit, type WakeUps } from "../db/after-commit";
 import { events, webhookDeliveries, webhookEndpoints } from "../db/events-schema";
-import { eventStatement, serializeEvent, takeRecordedEvents } from "../db/outbox";
+import { eventStatement, serializeEvent } from "../db/outbox";
 import { statement } from "../db/statements";
 import { subscribes } from "../domain/events";
 import type { Database } from "../env";
@@ -8,7 +9,7 @@ import { config } from "../lib/config";
 import { canonicalId, newId } from "../lib/ids";
 import { isoNow, unixSeconds } from "../lib/time";
 import type { MessageOf } from "../queue/messages";
-import { send, sendOrLeave } from "../queue/send";
+import { send } from "../queue/send";
 import { type AttemptOutcome, postEvent } from "./attempt";
 import { endpointForEvent } from "./endpoints";
 import { openSecret } from "./secrets";
@@ -71,7 +72,7 @@ async function liveSecrets(env: Env, endpoint: EndpointRow, now: string): Promis
  * stop there. A copy arriving after a crash mid-attempt finds the claim and stops too, so the
  * schedule never forks; the sweep ends a claim left pending (sweepStaleClaims).
  */
-export async function deliver(env: Env, db: Database, message: DeliveryMessage): Promise<void> {
+export async function deliver(env: Env, db: Database, wakeUps: WakeUps, message: DeliveryMessage): Promise<void> {
   // Messages queued before migration 0007 name the endpoint by its old id.
   const key: AttemptKey = {
     eventId: message.event_id,
@@ -108,7 +109,7 @@ export async function deliver(env: Env, db: Database, message: DeliveryMessage):
   // What follows is queued before the outcome is recorded: a crash in between leaves the claim
   // pending for the sweep to end, and a next attempt queued twice is still claimed once.
   if (!outcome.ok) await followUp(env, key, delay, retryAtMs);
-  await record(env, db, claimId, endpoint, outcome, retryAtMs, nowMs);
+  await record(env, db, wakeUps, claimId, endpoint, outcome, retryAtMs, nowMs);
 }
 
 /** Inserts the attempt's `pending` record; its id, or undefined when the attempt was claimed already. */
@@ -156,6 +157,7 @@ export async function followUp(env: Env, key: AttemptKey, delay: number | undefi
 async function record(
   env: Env,
   db: Database,
+  wakeUps: WakeUps,
   claimId: string,
   endpoint: EndpointRow,
   outcome: AttemptOutcome,
@@ -179,13 +181,7 @@ async function record(
       ...disableStatements(db, endpoint, nowMs, config(env).webhooks.disableAfterSeconds),
     );
   }
-  await db.$client.batch(statements);
-  const disabledEvents = takeRecordedEvents(db).map((event) => event.id);
-  await sendOrLeave(
-    env,
-    disabledEvents.map((id) => ({ kind: "event", event_id: id })),
-    "events not queued; the sweep will",
-  );
+  await commit(db, wakeUps, statements);
 }
 
 /**

@@ -1,8 +1,6 @@
-import type { RecordedEvent } from "../db/outbox";
 import { bindingOf } from "../db/session";
 import { subscribes } from "../domain/events";
 import type { Database } from "../env";
-import { sendOrLeave } from "../queue/send";
 
 /**
  * What this isolate knows of the enabled endpoints' subscriptions, so that a request hands the
@@ -40,19 +38,12 @@ async function currentView(db: Database, nowMs: number): Promise<View> {
 }
 
 /**
- * Hands the queue the recorded events some enabled endpoint subscribes to, by this isolate's view
- * (after the response: the caller passes it to waitUntil). If it fails, the sweep hands them over.
+ * Of events just committed, those some enabled endpoint subscribes to by this isolate's view (read
+ * after the response, never before it): the ones worth a queue message. Without a view (D1 did not
+ * answer), every one: the consumer finds who wants it.
  */
-export async function dispatchRecorded(env: Env, db: Database, recorded: readonly RecordedEvent[]): Promise<void> {
-  if (recorded.length === 0) return;
-  // The next task: by then the response is on its way (waitUntil work never delays it).
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  // Without a view (D1 did not answer), every event goes: the consumer finds who wants it.
+export async function wantedEvents<E extends { type: string }>(db: Database, committed: readonly E[]): Promise<E[]> {
+  if (committed.length === 0) return [];
   const view = await currentView(db, Date.now()).catch(() => undefined);
-  const wanted = view ? recorded.filter((event) => view.subscriptions.some((types) => subscribes(types, event.type))) : recorded;
-  await sendOrLeave(
-    env,
-    wanted.map((event) => ({ kind: "event", event_id: event.id })),
-    "events not queued; the sweep will",
-  );
+  return view ? committed.filter((event) => view.subscriptions.some((types) => subscribes(types, event.type))) : [...committed];
 }

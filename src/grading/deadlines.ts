@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
+import { commit, type WakeUps } from "../db/after-commit";
 import { questions, quizzes, submissions } from "../db/schema";
 import { tableRows } from "../db/statements";
 import type { Database } from "../env";
 import { isoNow } from "../lib/time";
-import { handOverPassbacks } from "../lti/ledger";
 import { DEADLINE_CHUNK } from "../queue/messages";
 import { send } from "../queue/send";
 import { gradeExactlyOnce, planGrade } from "./grade";
@@ -53,7 +53,7 @@ const READ_CHUNK = [
  * others; it is thrown after them, and the message is retried (the graded ones answer their
  * stored grade then).
  */
-export async function gradeOverdue(env: Env, db: Database, ids: string[]): Promise<void> {
+export async function gradeOverdue(db: Database, wakeUps: WakeUps, ids: string[]): Promise<void> {
   const [subRows, quizRows, questionRows] = await db.$client.batch<Record<string, unknown>>(
     READ_CHUNK.map((text) => db.$client.prepare(text).bind(JSON.stringify(ids))),
   );
@@ -83,25 +83,24 @@ export async function gradeOverdue(env: Env, db: Database, ids: string[]): Promi
   }
   let outcome: D1Result[];
   try {
-    outcome = await db.$client.batch(statements);
+    outcome = await commit(db, wakeUps, statements);
   } catch {
     return gradeEach(
-      env,
       db,
+      wakeUps,
       planned.map((p) => p.id),
     );
   }
-  await handOverPassbacks(env, outcome);
   const missed = planned.filter((_, i) => outcome[claims[i] as number]?.meta.changes !== 1).map((p) => p.id);
-  if (missed.length > 0) await gradeEach(env, db, missed);
+  if (missed.length > 0) await gradeEach(db, wakeUps, missed);
 }
 
 /** One submission at a time, each as a grade call (the answers it finds, or the grade stored). */
-async function gradeEach(env: Env, db: Database, ids: string[]): Promise<void> {
+async function gradeEach(db: Database, wakeUps: WakeUps, ids: string[]): Promise<void> {
   const failures: unknown[] = [];
   for (const id of ids) {
     try {
-      await gradeExactlyOnce(env, db, id, "deadline");
+      await gradeExactlyOnce(db, wakeUps, id, "deadline");
     } catch (error) {
       failures.push(error);
     }

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { commit, type WakeUps } from "../db/after-commit";
 import { eventStatement } from "../db/outbox";
 import { questions, quizzes, submissions } from "../db/schema";
 import { statement, tableRows } from "../db/statements";
@@ -9,7 +10,7 @@ import type { GradedBy } from "../domain/submissions";
 import type { Database } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoNow } from "../lib/time";
-import { handOverPassbacks, keptGradeStatement } from "../lti/ledger";
+import { keptGradeStatement } from "../lti/ledger";
 import { presentedQuestions, type SubmissionRow, serializeSubmission } from "./submission";
 import { countGraded } from "./totals";
 
@@ -46,9 +47,9 @@ const notGraded = () => new ApiError("not_graded", "The submission has not been 
  * answers. A write after the claim finds the submission closed (409). So an answers write
  * answered 2xx is always part of what is graded.
  */
-export async function gradeExactlyOnce(env: Env, db: Database, id: string, by: GradedBy = "request") {
+export async function gradeExactlyOnce(db: Database, wakeUps: WakeUps, id: string, by: GradedBy = "request") {
   for (let attempt = 1; ; attempt++) {
-    const outcome = await tryGrade(env, db, id, by);
+    const outcome = await tryGrade(db, wakeUps, id, by);
     if (outcome !== "answers_changed") return outcome;
     if (attempt === GRADE_ATTEMPTS)
       throw new ApiError("answers_changing", "The submission's answers kept changing while it was graded; retry.");
@@ -129,7 +130,7 @@ const READ = [
   `SELECT ${QUESTION.columns} FROM questions WHERE quiz_id = (SELECT quiz_id FROM submissions WHERE id = ?1) ORDER BY position`,
 ];
 
-async function tryGrade(env: Env, db: Database, id: string, by: GradedBy) {
+async function tryGrade(db: Database, wakeUps: WakeUps, id: string, by: GradedBy) {
   const [subRows, quizRows, questionRows] = await db.$client.batch<Record<string, unknown>>(
     READ.map((text) => db.$client.prepare(text).bind(id)),
   );
@@ -140,11 +141,8 @@ async function tryGrade(env: Env, db: Database, id: string, by: GradedBy) {
   const questionList = (questionRows?.results ?? []).map(QUESTION.map);
   const quizSettings = quizzes.settings.mapFromDriverValue(settings) as Parameters<typeof readSettings>[0];
   const { closed, statements } = planGrade(db, submission, quizSettings, questionList, by);
-  const outcome = await db.$client.batch(statements);
-  if (outcome[0]?.meta.changes === 1) {
-    await handOverPassbacks(env, outcome);
-    return gradeResponse(closed);
-  }
+  const outcome = await commit(db, wakeUps, statements);
+  if (outcome[0]?.meta.changes === 1) return gradeResponse(closed);
   // Another call graded it between our read and our write (answer what it stored), or the
   // answers changed (grade again).
   const [now_] = await db.select().from(submissions).where(eq(submissions.id, id));

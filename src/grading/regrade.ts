@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
+import { commit, type WakeUps } from "../db/after-commit";
 import { eventStatement } from "../db/outbox";
 import { jobs, questions, quizzes, submissions } from "../db/schema";
 import { statement } from "../db/statements";
@@ -8,10 +9,9 @@ import { gradableQuestion } from "../domain/questions";
 import { type FeedbackBand, readSettings } from "../domain/quiz-settings";
 import { type CurrentQuestion, type Regraded, regradeChanges, regradeSubmission } from "../domain/regrade";
 import type { Database } from "../env";
-import { enqueueJob, type JobRow } from "../jobs/jobs";
+import type { JobRow } from "../jobs/jobs";
 import { logger } from "../lib/log";
 import { isoNow } from "../lib/time";
-import { handOverPassbacks } from "../lti/ledger";
 import { type SubmissionRow, serializeSubmission } from "./submission";
 import { countGraded, movedStatements, quizScoreRange } from "./totals";
 
@@ -54,6 +54,7 @@ const CLAIM_ATTEMPTS = 3;
 interface Context {
   env: Env;
   db: Database;
+  wakeUps: WakeUps;
   job: JobRow;
   params: RegradeParams;
   current: Map<string, CurrentQuestion>;
@@ -80,7 +81,7 @@ interface Planned {
  * a delivery that runs twice, or after a failure, applies each chunk once and resumes where the
  * last committed chunk ended.
  */
-export async function runRegradeJob(env: Env, db: Database, jobId: string): Promise<void> {
+export async function runRegradeJob(env: Env, db: Database, wakeUps: WakeUps, jobId: string): Promise<void> {
   const [jobRows, settingsRows, questionRows] = await db.batch([
     db.select().from(jobs).where(eq(jobs.id, jobId)),
     db
@@ -100,6 +101,7 @@ export async function runRegradeJob(env: Env, db: Database, jobId: string): Prom
   const ctx: Context = {
     env,
     db,
+    wakeUps,
     job,
     params,
     current: new Map(questionRows.map((q) => [q.id, { question: gradableQuestion(q), version: q.version }])),
@@ -114,7 +116,7 @@ export async function runRegradeJob(env: Env, db: Database, jobId: string): Prom
     if (step === "lost") return;
     if (step === "finished") return;
   }
-  await enqueueJob(env, jobId);
+  wakeUps.add({ kind: "job", id: jobId });
 }
 
 /** The job's total: the graded submissions presented any listed question, counted once. */
@@ -190,7 +192,7 @@ async function runChunk(ctx: Context): Promise<"more" | "finished" | "lost"> {
   }
   // A chunk with nothing after it finishes the job in the same batch.
   const finished = rows.length < ctx.chunk;
-  const outcome = await db.$client.batch([
+  const outcome = await commit(db, ctx.wakeUps, [
     ...writes.map((w) => statement(db, w)),
     ...events,
     ...(finished ? finishStatements(ctx, chunkToken).map((w) => statement(db, w)) : []),
@@ -198,7 +200,6 @@ async function runChunk(ctx: Context): Promise<"more" | "finished" | "lost"> {
   ctx.used += writes.length + events.length + (finished ? 2 : 0);
   if (outcome[0]?.meta.changes !== 1) return "lost"; // another delivery ran this chunk
   job.cursor = cursor;
-  await handOverPassbacks(ctx.env, outcome);
   const missed = claims.filter((c) => outcome[c.index]?.meta.changes !== 1);
   for (const { planned } of missed) await retrySubmission(ctx, planned);
   return finished ? "finished" : "more";
@@ -218,9 +219,9 @@ async function retrySubmission(ctx: Context, first: Planned): Promise<void> {
     // The mean before counts the score this read found.
     const adjust = sql`UPDATE jobs SET sum_before = sum_before + ${(row.score ?? 0) - (first.row.score ?? 0)} WHERE id = ${job.id}
       AND EXISTS (SELECT 1 FROM submissions WHERE id = ${row.id} AND grade_token = ${token})`;
-    const outcome = await db.$client.batch([...[...statements, adjust].map((w) => statement(db, w)), ...events]);
+    const outcome = await commit(db, ctx.wakeUps, [...[...statements, adjust].map((w) => statement(db, w)), ...events]);
     ctx.used += statements.length + 1 + events.length;
-    if (outcome[0]?.meta.changes === 1) return handOverPassbacks(ctx.env, outcome);
+    if (outcome[0]?.meta.changes === 1) return;
   }
   logger(ctx.env).warn("regrade left a submission that kept changing", { job: job.id, submission: first.row.id });
 }

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { commit, type WakeUps } from "../db/after-commit";
 import { concurrentUpdate } from "../db/optimistic";
 import { eventStatement } from "../db/outbox";
 import { questionVersions, quizzes, submissions } from "../db/schema";
@@ -9,7 +10,6 @@ import { readSettings } from "../domain/quiz-settings";
 import type { Database } from "../env";
 import { ApiError, conflict, notFound, validationFailed } from "../lib/errors";
 import { isoNow } from "../lib/time";
-import { handOverPassbacks } from "../lti/ledger";
 import { gradeResponse } from "./grade";
 import { type SubmissionRow, serializeSubmission } from "./submission";
 import { countGraded, movedStatements, quizScoreRange } from "./totals";
@@ -25,8 +25,8 @@ const REVIEW_ATTEMPTS = 5;
  * already graded moves the aggregates like a regrade and emits submission.regraded.
  */
 export async function reviewAnswer(
-  env: Env,
   db: Database,
+  wakeUps: WakeUps,
   submissionId: string,
   questionId: string,
   input: { points: number; feedback?: string | null },
@@ -112,11 +112,8 @@ export async function reviewAnswer(
           ),
         );
     } else if (graded) writes.push(...countGraded(db, after, claimed));
-    const outcome = await db.$client.batch([statement(db, claim), ...writes]);
-    if (outcome[0]?.meta.changes === 1) {
-      await handOverPassbacks(env, outcome);
-      return gradeResponse(after);
-    }
+    const outcome = await commit(db, wakeUps, [statement(db, claim), ...writes]);
+    if (outcome[0]?.meta.changes === 1) return gradeResponse(after);
   }
   throw concurrentUpdate("The submission");
 }

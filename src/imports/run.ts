@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { QuizRow } from "../authoring/quiz-rows";
+import { commit, type WakeUps } from "../db/after-commit";
 import { jobs, quizzes } from "../db/schema";
 import { statement } from "../db/statements";
 import type { ImportErrorCode } from "../domain/jobs";
@@ -36,14 +37,14 @@ class ImportFailure extends Error {
   }
 }
 
-export async function runImportJob(env: Env, db: Database, jobId: string): Promise<void> {
+export async function runImportJob(env: Env, db: Database, wakeUps: WakeUps, jobId: string): Promise<void> {
   const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
   if (job?.type !== "import") return;
   if (job.status === "succeeded" || job.status === "failed") return deleteUpload(env, jobId);
   if (job.status === "queued")
     await db.run(sql`UPDATE jobs SET status = 'running', updated_at = ${isoNow()} WHERE id = ${jobId} AND status = 'queued'`);
   try {
-    await importFile(env, db, job);
+    await importFile(env, db, wakeUps, job);
   } catch (error) {
     if (!(error instanceof ImportFailure)) throw error; // retried by the queue, then failed by the dead-letter queue
     await failImport(env, db, jobId, error.code, error.detail);
@@ -52,7 +53,7 @@ export async function runImportJob(env: Env, db: Database, jobId: string): Promi
   await deleteUpload(env, jobId);
 }
 
-async function importFile(env: Env, db: Database, job: JobRow): Promise<void> {
+async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow): Promise<void> {
   const params = job.params as unknown as ImportParams;
   const bytes = await readUpload(env, job.id);
   if (!bytes) throw new ImportFailure("internal_error", "The uploaded file is no longer stored; upload it again.");
@@ -85,7 +86,7 @@ async function importFile(env: Env, db: Database, job: JobRow): Promise<void> {
       result,
     });
     try {
-      await db.$client.batch(batch);
+      await commit(db, wakeUps, batch);
       return;
     } catch (error) {
       const text = errorChainText(error);

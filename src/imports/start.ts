@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
+import type { WakeUps } from "../db/after-commit";
 import { jobs, quizzes } from "../db/schema";
 import type { ImportFormat } from "../domain/jobs";
 import type { Database } from "../env";
 import { InterchangeError, recogniseFormat } from "../interchange";
-import { enqueueJob } from "../jobs/jobs";
 import { ApiError, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
@@ -33,7 +33,7 @@ export interface ImportParams {
  * the quiz to append to checked (404), the file stored in R2 and the job queued. The file is read
  * only by the job: its refusals (unreadable_file, unsafe_xml, unsafe_package) fail the job.
  */
-export async function startImport(env: Env, db: Database, request: ImportRequest) {
+export async function startImport(env: Env, db: Database, wakeUps: WakeUps, request: ImportRequest) {
   if (request.bytes.length === 0)
     throw validationFailed([{ path: "body", message: "The body is empty: send the file as the body." }]);
   let format = request.format;
@@ -80,6 +80,6 @@ export async function startImport(env: Env, db: Database, request: ImportRequest
     throw error;
   }
   if (!row) throw new Error("the job was not stored");
-  await enqueueJob(env, row.id);
+  wakeUps.add({ kind: "job", id: row.id });
   return row;
 }

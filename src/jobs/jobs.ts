@@ -4,7 +4,7 @@ import { statement } from "../db/statements";
 import type { ImportErrorCode, ImportJobResult } from "../domain/jobs";
 import type { Database } from "../env";
 import { isoNow } from "../lib/time";
-import { send, sendOrLeave } from "../queue/send";
+import { send } from "../queue/send";
 
 /**
  * Jobs: long work run in bounded steps by the jobs queue (regrades, imports, resyncs). Each
@@ -50,11 +50,6 @@ export function serializeJob(row: JobRow) {
     case "regrade":
       return { ...common, type: row.type, result: (row.result ?? null) as RegradeResultBody | null, error: row.error };
   }
-}
-
-/** Hands a job's next steps to the jobs queue; if that fails, the cron hands it over (sweepJobs). */
-export async function enqueueJob(env: Env, jobId: string): Promise<void> {
-  await sendOrLeave(env, [{ kind: "job", job_id: jobId }], "job not queued; the cron will");
 }
 
 /** A job whose last step is this old without progress is handed to the queue again (its message was lost). */

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { WakeUps } from "../db/after-commit";
 import { ltiLaunches, ltiLinks } from "../db/lti-schema";
 import { quizzes } from "../db/schema";
 import type { Database } from "../env";
@@ -68,11 +69,11 @@ function serializeLaunch(row: LaunchRow) {
   };
 }
 
-export async function acceptLaunch(env: Env, db: Database, idToken: string) {
+export async function acceptLaunch(env: Env, db: Database, wakeUps: WakeUps, idToken: string) {
   const launch = await verifyIdToken(env, db, idToken);
   await claimNonce(db, launch);
   const { claims, platform } = launch;
-  const [userId, quizId] = await Promise.all([userForLaunch(db, platform.id, claims), quizFor(db, launch)]);
+  const [userId, quizId] = await Promise.all([userForLaunch(db, wakeUps, platform.id, claims), quizFor(db, launch)]);
   const row: LaunchRow = {
     id: newId("ltiLaunch"),
     platformId: platform.id,

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
+import type { WakeUps } from "../db/after-commit";
 import { ltiPassbacks } from "../db/lti-schema";
 import type { Database } from "../env";
 import { notFound } from "../lib/errors";
 import { isoNow } from "../lib/time";
 import { serializePassback } from "./ledger-rows";
-import { wakePassbacks } from "./wake-passbacks";
 
 interface PassbackFilter {
   after?: string;
@@ -35,7 +35,7 @@ export async function listPassbacks(db: Database, filter: PassbackFilter, limit:
  * POST /v1/lti/passbacks/{id}/retry: the row's latest kept grade is sent again, whatever its
  * status, with a fresh count of attempts; a pending row still waits out a platform's Retry-After.
  */
-export async function retryPassback(env: Env, db: Database, id: string) {
+export async function retryPassback(db: Database, wakeUps: WakeUps, id: string) {
   const [row] = await db
     .update(ltiPassbacks)
     .set({
@@ -48,6 +48,6 @@ export async function retryPassback(env: Env, db: Database, id: string) {
     .where(eq(ltiPassbacks.id, id))
     .returning();
   if (!row) throw notFound("Passback");
-  await wakePassbacks(env, [row.id]);
+  wakeUps.add({ kind: "lti_passback", id: row.id });
   return serializePassback(row);
 }

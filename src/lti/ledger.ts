@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { encodeTime } from "ulidx";
+import { commit, RETURNING_WAKE_UP, type WakeUps } from "../db/after-commit";
 import { statement } from "../db/statements";
 import type { Database } from "../env";
 import { validationFailed } from "../lib/errors";
@@ -7,13 +8,13 @@ import { ID_PREFIX } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { AGS_SCORE_SCOPE } from "./claims";
 import { findLaunch } from "./launches";
-import { wakePassbacks } from "./wake-passbacks";
 
 /**
  * The passback ledger's writes that other processes make: a submission tied to a launch's line
  * item when it is created, and the ledger row upserted in the batch that changes a user's kept
  * grade. The ledger holds one row per (platform, line item, user) with the latest kept grade; the
- * worker (passback.ts) sends each row's current state.
+ * upsert returns each row it made pending as a wake-up (src/db/after-commit.ts), and the worker
+ * (passback.ts) sends each row's current state.
  */
 
 /** A user's kept grade at a quiz stated as values: the kept submission and when the kept grade changed. */
@@ -30,9 +31,6 @@ export interface KeptGrade {
     changedAt: string;
   };
 }
-
-/** The column the upsert returns its rows' ids under, so that the hand-over finds them in any batch's results. */
-const RETURNED = "lti_passback_id";
 
 /** The kept grade to write, as one SQL row: submission_id, score_given, score_maximum, grading_progress. */
 type KeptRow = SQL;
@@ -105,7 +103,7 @@ function ledgerUpsert(quizId: string, userId: string, changedAt: string, kept: K
       next_retry_at = CASE WHEN lti_passbacks.status = 'pending' THEN lti_passbacks.next_retry_at END,
       updated_at = excluded.updated_at
     WHERE excluded.score_timestamp >= lti_passbacks.score_timestamp
-    RETURNING id AS ${sql.raw(RETURNED)}`;
+    ${RETURNING_WAKE_UP.ltiPassback}`;
 }
 
 /**
@@ -119,28 +117,12 @@ export function keptGradeStatement(change: { quizId: string; userId: string; cha
 }
 
 /**
- * After the batch: hands every ledger row its keptGradeStatements wrote to the LTI queue. Takes
- * the batch's results as they are; the rows are found by the column the upsert returns.
+ * A kept grade stated outright, recorded on its own batch, its ledger rows added to `wakeUps` (the
+ * ledger's mechanics apart from grading: its tests drive scores, progress and timestamps through here).
  */
-export async function handOverPassbacks(env: Env, results: readonly D1Result[]): Promise<void> {
-  const ids = results.flatMap((result) =>
-    ((result.results ?? []) as Record<string, unknown>[]).flatMap((row) =>
-      typeof row[RETURNED] === "string" ? [row[RETURNED]] : [],
-    ),
-  );
-  if (ids.length > 0) await wakePassbacks(env, ids);
-}
-
-/**
- * A kept grade stated outright, recorded on its own batch and handed over (the ledger's mechanics
- * apart from grading: its tests drive scores, progress and timestamps through here).
- */
-export async function recordKeptGrade(env: Env, db: Database, grade: KeptGrade): Promise<void> {
+export async function recordKeptGrade(db: Database, wakeUps: WakeUps, grade: KeptGrade): Promise<void> {
   const { quizId, userId, submission } = grade;
-  const results = await db.$client.batch([
-    statement(db, ledgerUpsert(quizId, userId, submission.changedAt, keptFromValues(grade), sql`1`)),
-  ]);
-  await handOverPassbacks(env, results);
+  await commit(db, wakeUps, [statement(db, ledgerUpsert(quizId, userId, submission.changedAt, keptFromValues(grade), sql`1`))]);
 }
 
 /**

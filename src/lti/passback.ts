@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { commit, type WakeUps } from "../db/after-commit";
 import { ltiPassbacks, ltiPlatforms } from "../db/lti-schema";
 import { eventStatement } from "../db/outbox";
 import { statement } from "../db/statements";
@@ -87,7 +88,12 @@ async function send(env: Env, db: Database, row: PassbackRow, platform: Platform
   }
 }
 
-export async function processPassback(env: Env, db: Database, message: MessageOf<"lti_passback">): Promise<void> {
+export async function processPassback(
+  env: Env,
+  db: Database,
+  wakeUps: WakeUps,
+  message: MessageOf<"lti_passback">,
+): Promise<void> {
   const id = message.passback_id;
   const lease = crypto.randomUUID();
   const nowMs = Date.now();
@@ -111,7 +117,7 @@ export async function processPassback(env: Env, db: Database, message: MessageOf
       };
     }
   }
-  await record(env, db, row, lease, outcome);
+  await record(env, db, wakeUps, row, lease, outcome);
 }
 
 /**
@@ -132,7 +138,14 @@ async function notClaimed(env: Env, db: Database, id: string, nowMs: number): Pr
 }
 
 /** The outcome, under the lease; what follows it queued (a retry, or the newer score). */
-async function record(env: Env, db: Database, row: PassbackRow, lease: string, outcome: { answer: Answer; what: string }) {
+async function record(
+  env: Env,
+  db: Database,
+  wakeUps: WakeUps,
+  row: PassbackRow,
+  lease: string,
+  outcome: { answer: Answer; what: string },
+) {
   const { answer } = outcome;
   const nowMs = Date.now();
   const now = isoNow(nowMs);
@@ -173,7 +186,7 @@ async function record(env: Env, db: Database, row: PassbackRow, lease: string, o
   // A newer score still waits out the platform's Retry-After.
   const holdSeconds = verdict === "retryable" ? (retryAfterSeconds(answer, nowMs) ?? 0) : 0;
   const holdUntil = holdSeconds > 0 ? isoNow(nowMs + holdSeconds * 1000) : null;
-  const [, , afresh] = await db.$client.batch<{ id: string }>([
+  const [, , afresh] = await commit<{ id: string }>(db, wakeUps, [
     statement(
       db,
       sql`UPDATE lti_passbacks SET status = 'failed', last_error = ${error}, next_retry_at = NULL, ${released}

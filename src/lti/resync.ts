@@ -1,13 +1,12 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
+import type { WakeUps } from "../db/after-commit";
 import { ltiPassbacks } from "../db/lti-schema";
 import { jobs, quizzes } from "../db/schema";
 import { statement } from "../db/statements";
 import type { Database } from "../env";
-import { enqueueJob } from "../jobs/jobs";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
-import { wakePassbacks } from "./wake-passbacks";
 
 /**
  * POST /v1/quizzes/{id}/lti/resync: a job (jobs queue) that makes every ledger row of the quiz
@@ -22,7 +21,7 @@ const RESYNC_CHUNK = 100;
 const CHUNKS_PER_DELIVERY = 10;
 
 /** The resync job of a quiz, queued; 404 for an unknown quiz. Only admin sees it (GET /v1/jobs/{id}). */
-export async function startResync(env: Env, db: Database, quizId: string) {
+export async function startResync(db: Database, wakeUps: WakeUps, quizId: string) {
   const [quiz] = await db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, quizId));
   if (!quiz) throw notFound("Quiz");
   const now = isoNow();
@@ -40,12 +39,12 @@ export async function startResync(env: Env, db: Database, quizId: string) {
     })
     .returning();
   if (!row) throw new Error("the job was not stored");
-  await enqueueJob(env, row.id);
+  wakeUps.add({ kind: "job", id: row.id });
   return row;
 }
 
 /** One delivery of a resync job's message (the jobs queue): up to CHUNKS_PER_DELIVERY chunks, then the next delivery. */
-export async function runResyncJob(env: Env, db: Database, jobId: string): Promise<void> {
+export async function runResyncJob(db: Database, wakeUps: WakeUps, jobId: string): Promise<void> {
   const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
   if (job?.type !== "lti_resync" || job.status === "succeeded" || job.status === "failed") return;
   if (job.status === "queued")
@@ -90,9 +89,9 @@ export async function runResyncJob(env: Env, db: Database, jobId: string): Promi
         : []),
     ]);
     if (moved?.meta.changes !== 1) return; // another delivery ran this chunk
-    await wakePassbacks(env, ids);
+    wakeUps.add(...ids.map((id) => ({ kind: "lti_passback" as const, id })));
     if (finished) return;
     cursor = last;
   }
-  await enqueueJob(env, job.id);
+  wakeUps.add({ kind: "job", id: job.id });
 }

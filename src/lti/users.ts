@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { commit, type WakeUps } from "../db/after-commit";
 import { ltiIdentities } from "../db/lti-schema";
 import { eventStatement } from "../db/outbox";
 import { users } from "../db/schema";
@@ -47,14 +48,20 @@ async function emailTaken(db: Database, email: string): Promise<boolean> {
  * identity only if that user was inserted. Of concurrent first launches one creates; the others
  * insert nothing and read the identity it wrote.
  */
-async function createFor(db: Database, platformId: string, person: Person, email: string | null): Promise<void> {
+async function createFor(
+  db: Database,
+  wakeUps: WakeUps,
+  platformId: string,
+  person: Person,
+  email: string | null,
+): Promise<void> {
   const now = isoNow();
   const id = newId("user");
   const role = roleOf(person.roles);
   const noIdentity = sql`NOT EXISTS (SELECT 1 FROM lti_identities WHERE platform_id = ${platformId} AND sub = ${person.sub})`;
   // The user as GET /v1/users/{id} shows it.
   const object = { id, name: person.name, email, role, created_at: now, updated_at: now };
-  await db.$client.batch([
+  await commit(db, wakeUps, [
     statement(
       db,
       sql`INSERT INTO users (id, name, email, email_normalized, role, created_at, updated_at)
@@ -72,7 +79,7 @@ async function createFor(db: Database, platformId: string, person: Person, email
 }
 
 /** The user id of the launch's person, creating the user on its first launch. */
-export async function userForLaunch(db: Database, platformId: string, person: Person): Promise<string> {
+export async function userForLaunch(db: Database, wakeUps: WakeUps, platformId: string, person: Person): Promise<string> {
   const found = await identityUser(db, platformId, person.sub);
   if (found && found.deletedAt === null) return found.userId;
   // The user was deleted since: the person gets a new account, as on a first launch.
@@ -82,12 +89,12 @@ export async function userForLaunch(db: Database, platformId: string, person: Pe
     );
   let email = person.email !== null && (await emailTaken(db, person.email)) ? null : person.email;
   try {
-    await createFor(db, platformId, person, email);
+    await createFor(db, wakeUps, platformId, person, email);
   } catch (error) {
     // The address was taken between the look-up and the insert: the user is created without it.
     if (email === null || !errorChainText(error).includes("email_normalized")) throw error;
     email = null;
-    await createFor(db, platformId, person, email);
+    await createFor(db, wakeUps, platformId, person, email);
   }
   const made = await identityUser(db, platformId, person.sub);
   if (!made) throw new Error("no LTI identity after creating it");

@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { sweepRevokedTokens } from "../auth/oauth-revocation";
-import { takeRecordedEvents } from "../db/outbox";
+import { WakeUps } from "../db/after-commit";
 import { jobs } from "../db/schema";
 import type { Database } from "../env";
 import { deliver, fanOut } from "../events/deliver";
-import { dispatchRecorded } from "../events/subscribers";
 import { gradeOverdue } from "../grading/deadlines";
 import { failJob, runRegradeJob } from "../grading/regrade";
 import { failImport, runImportJob } from "../imports/run";
@@ -13,6 +12,7 @@ import { logger } from "../lib/log";
 import { processPassback } from "../lti/passback";
 import { runResyncJob } from "../lti/resync";
 import { consume, isDeadLetterBatch, type Routes } from "../queue/consume";
+import { sendWakeUps } from "./after-commit";
 
 /**
  * The worker's queue consumer, for every queue it consumes (the events, jobs and LTI passback
@@ -21,28 +21,29 @@ import { consume, isDeadLetterBatch, type Routes } from "../queue/consume";
  */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = drizzle(env.DB) as Database;
-  await consume(batch, env, isDeadLetterBatch(batch) ? deadLetters(env, db, batch.queue) : live(env, db));
-  // Events the batch's work recorded (submission.graded at deadlines, lti.passback.failed, …) go
-  // to the queue as a request's do; the sweep hands over any this misses.
-  await dispatchRecorded(env, db, takeRecordedEvents(db));
+  const wakeUps = new WakeUps();
+  await consume(batch, env, isDeadLetterBatch(batch) ? deadLetters(env, db, batch.queue) : live(env, db, wakeUps));
+  // What the batch's work committed wakes (submission.graded and ledger rows at deadlines,
+  // lti.passback.failed, …) goes to the queues as a request's does, once, after the batch.
+  await sendWakeUps(env, db, wakeUps.take());
 }
 
 /** Live messages: fan-out and webhook delivery, grading at deadlines, large revocations, jobs, passbacks. */
-const live = (env: Env, db: Database): Routes => ({
+const live = (env: Env, db: Database, wakeUps: WakeUps): Routes => ({
   event: (m) => fanOut(env, db, m.event_id),
-  delivery: (m) => deliver(env, db, m),
-  deadline: (m) => gradeOverdue(env, db, m.submission_ids),
+  delivery: (m) => deliver(env, db, wakeUps, m),
+  deadline: (m) => gradeOverdue(db, wakeUps, m.submission_ids),
   revoked_tokens: (m) => sweepRevokedTokens(db, env, m.client_id),
-  job: (m) => runJob(env, db, m.job_id),
-  lti_passback: (m) => processPassback(env, db, m),
+  job: (m) => runJob(env, db, wakeUps, m.job_id),
+  lti_passback: (m) => processPassback(env, db, wakeUps, m),
 });
 
 /** One delivery of a job's message: the steps of its type, from the job's stored cursor. */
-async function runJob(env: Env, db: Database, jobId: string): Promise<void> {
+async function runJob(env: Env, db: Database, wakeUps: WakeUps, jobId: string): Promise<void> {
   const [job] = await db.select({ type: jobs.type }).from(jobs).where(eq(jobs.id, jobId));
-  if (job?.type === "lti_resync") await runResyncJob(env, db, jobId);
-  else if (job?.type === "regrade") await runRegradeJob(env, db, jobId);
-  else if (job?.type === "import") await runImportJob(env, db, jobId);
+  if (job?.type === "lti_resync") await runResyncJob(db, wakeUps, jobId);
+  else if (job?.type === "regrade") await runRegradeJob(env, db, wakeUps, jobId);
+  else if (job?.type === "import") await runImportJob(env, db, wakeUps, jobId);
 }
 
 /**

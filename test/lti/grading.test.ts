@@ -1,6 +1,9 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call } from "../support/call";
-import { ledger } from "./learners";
+import worker from "../../src/index";
+import { BASE, call, defaultKey } from "../support/call";
+import { learner, ledger, newQuiz } from "./learners";
 import { CLAIM, eventually, launch, newPlatform, SCORE_SCOPE, type ScoreRecord, type TestPlatform, unique } from "./platform";
 
 // The grading process keeps the gradebook (docs/lti.md): a grade, a review and a regrade of a
@@ -129,5 +132,44 @@ describe("grades to the gradebook, from the grading batch", { timeout: 90_000 },
     const job = await call(`/v1/quizzes/${id}/regrade`, { body: { dry_run: false } });
     expect(job.status, job.text).toBe(202);
     await platformHolds(platform, who.sub, { scoreGiven: 1, gradingProgress: "FullyGraded" });
+  });
+});
+
+describe("a grade's passback, after the answer", { timeout: 90_000 }, () => {
+  it("the grade answers while the LTI queue still holds its send back; the ledger row is handed over after the response", async () => {
+    const platform = await newPlatform();
+    const quizId = await newQuiz();
+    const who = await learner(platform, quizId, platform.lineitem(unique("item")));
+    // An LTI queue whose sends wait until the test releases them.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held: unknown[] = [];
+    const holding = async (bodies: unknown[]) => {
+      held.push(...bodies);
+      await released;
+    };
+    const LTI_QUEUE = {
+      send: (body: unknown) => holding([body]),
+      sendBatch: (messages: { body: unknown }[]) => holding(messages.map((m) => m.body)),
+    } as unknown as Queue;
+    const ctx = createExecutionContext();
+    const answered = worker.fetch(
+      new Request(`${BASE}/v1/submissions/${who.submissionId}/grade`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${await defaultKey()}` },
+      }),
+      { ...env, LTI_QUEUE },
+      ctx,
+    );
+    // Only a guard against waiting forever: a grade that waits for the queue never answers here.
+    const deadlock = new Promise<"held back">((resolve) => setTimeout(() => resolve("held back"), 15_000));
+    const res = await Promise.race([answered, deadlock]);
+    expect(res === "held back" ? res : res.status).toBe(200);
+    release();
+    await waitOnExecutionContext(ctx);
+    const [row] = await ledger(`&user_id=${who.userId}`);
+    expect(held).toEqual([{ kind: "lti_passback", passback_id: row?.id }]);
   });
 });

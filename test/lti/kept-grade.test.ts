@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { wakeUpsOf } from "../../src/db/after-commit";
 import { statement } from "../../src/db/statements";
-import { handOverPassbacks, keptGradeStatement } from "../../src/lti/ledger";
+import { keptGradeStatement } from "../../src/lti/ledger";
+import { sendWakeUps } from "../../src/worker/after-commit";
 import { db, learner, ledger, newQuiz } from "./learners";
 import { eventually, newPlatform, unique } from "./platform";
 
@@ -42,10 +44,10 @@ describe("keptGradeStatement in a grading batch", { timeout: 60_000 }, () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ score_given: 6, status: "pending", attempts: 0 });
 
-    await handOverPassbacks(env, lost);
+    await sendWakeUps(env, db, wakeUpsOf(lost));
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect((await platform.log()).scores).toEqual([]);
-    await handOverPassbacks(env, won);
+    await sendWakeUps(env, db, wakeUpsOf(won));
     await eventually(async () => expect((await ledger(`&user_id=${who.userId}`))[0]?.status).toBe("succeeded"));
     expect((await platform.log()).scores.map((s) => s.body.scoreGiven)).toEqual([6]);
   });

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { expect } from "vitest";
+import { WakeUps } from "../../src/db/after-commit";
 import type { Database } from "../../src/env";
 import { recordKeptGrade } from "../../src/lti/ledger";
+import { sendWakeUps } from "../../src/worker/after-commit";
 import { call } from "../support/call";
 import { CLAIM, launch, SCORE_SCOPE, type TestPlatform, unique } from "./platform";
 
@@ -43,13 +45,14 @@ export async function learner(platform: TestPlatform, quizId: string, lineitem: 
 }
 
 /** A change of the learner's kept grade, as the grading batch records it. */
-export function keptGrade(
+export async function keptGrade(
   quizId: string,
   who: Learner,
   points: { earned: number; possible: number },
   options: { needsReview?: boolean; at?: string } = {},
 ) {
-  return recordKeptGrade(env, db, {
+  const wakeUps = new WakeUps();
+  await recordKeptGrade(db, wakeUps, {
     quizId,
     userId: who.userId,
     submission: {
@@ -60,6 +63,7 @@ export function keptGrade(
       changedAt: options.at ?? new Date().toISOString(),
     },
   });
+  await sendWakeUps(env, db, wakeUps.take());
 }
 
 /** The ledger as GET /v1/lti/passbacks lists it (first 100 rows). */

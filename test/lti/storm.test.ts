@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { WakeUps } from "../../src/db/after-commit";
 import { processPassback } from "../../src/lti/passback";
 import { db, keptGrade, type Learner, learner, ledger, newQuiz } from "./learners";
 import { eventually, newPlatform, type ScoreRecord, type TestPlatform, unique } from "./platform";
@@ -79,7 +80,7 @@ describe("many consumers at once", () => {
     expect(ids).toHaveLength(30);
     // As if 30 consumer invocations each held one of the rows' wake-ups (the queue's own
     // wake-ups race them too); the lease makes each row sent once, and the platform's cap holds.
-    await Promise.all(ids.map((id) => processPassback(env, db, { kind: "lti_passback", passback_id: id })));
+    await Promise.all(ids.map((id) => processPassback(env, db, new WakeUps(), { kind: "lti_passback", passback_id: id })));
     await eventually(async () => expect((await ledger(`&quiz_id=${quizId}&status=succeeded`)).length).toBe(30), 60_000);
     const log = await platform.log();
     expect(log.max_in_flight).toBeLessThanOrEqual(10);

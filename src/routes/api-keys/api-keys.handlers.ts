@@ -12,7 +12,7 @@ export const listApiKeys: AppRouteHandler<typeof routes.listApiKeys> = async (c)
 };
 
 export const createApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c) => {
-  const created = await service.createApiKey(c.var.db, c.req.valid("json"));
+  const created = await service.createApiKey(c.var.db, c.var.wakeUps, c.req.valid("json"));
   c.header("Location", `/v1/api-keys/${created.id}`);
   return c.json(created, 201);
 };
@@ -25,6 +25,7 @@ export const rotateApiKey: AppRouteHandler<typeof routes.rotateApiKey> = async (
   const grace = (c.req.valid("json") as { grace_seconds?: number } | undefined)?.grace_seconds;
   const created = await service.rotateApiKey(
     c.var.db,
+    c.var.wakeUps,
     c.env.KV,
     c.req.valid("param").id,
     grace ?? DEFAULT_ROTATION_GRACE_SECONDS,
@@ -34,7 +35,7 @@ export const rotateApiKey: AppRouteHandler<typeof routes.rotateApiKey> = async (
 };
 
 export const revokeApiKey: AppRouteHandler<typeof routes.revokeApiKey> = async (c) => {
-  await service.revokeApiKey(c.var.db, c.env.KV, c.req.valid("param").id);
+  await service.revokeApiKey(c.var.db, c.var.wakeUps, c.env.KV, c.req.valid("param").id);
   return c.body(null, 204);
 };
 

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { asc, desc, eq, gt, sql } from "drizzle-orm";
 import { newApiKey, type Row, refreshApiKeyCache } from "../../auth/api-keys";
+import { commit, type WakeUps } from "../../db/after-commit";
 import { apiKeys, apiKeyUsage } from "../../db/auth-schema";
 import { concurrentUpdate, WRITE_ATTEMPTS } from "../../db/optimistic";
 import { eventStatement } from "../../db/outbox";
@@ -39,11 +40,15 @@ export function serializeApiKey(row: Row): z.infer<typeof ApiKey> {
   };
 }
 
-export async function createApiKey(db: Database, input: { name: string; scopes: string[]; expires_at?: string | null }) {
+export async function createApiKey(
+  db: Database,
+  wakeUps: WakeUps,
+  input: { name: string; scopes: string[]; expires_at?: string | null },
+) {
   const { key, row } = await newApiKey({ ...input, expiresAt: input.expires_at ?? null });
   const created = serializeApiKey(row);
   // The event carries the key's metadata only: never the key, nor its hash.
-  await db.$client.batch([
+  await commit(db, wakeUps, [
     prepared(db, db.insert(apiKeys).values(row)),
     eventStatement(db, { type: "api_key.created", object: created }),
   ]);
@@ -70,7 +75,7 @@ export async function getApiKeyRow(db: Database, id: string) {
  * Issues a successor with the same name, scopes and expiry; the old key expires after the
  * grace period (or keeps its earlier expiry). Both writes are one batch.
  */
-export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, graceSeconds: number) {
+export async function rotateApiKey(db: Database, wakeUps: WakeUps, kv: KVNamespace, id: string, graceSeconds: number) {
   const old = await getApiKeyRow(db, id);
   if (old.revokedAt !== null) throw notFound("API key");
   // The successor inherits the key's expiry, which a first rotation replaced by the grace end:
@@ -87,7 +92,7 @@ export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, gr
   // (and then its event) is inserted only where that claim stands: of two concurrent rotations,
   // one makes a key.
   const successor = serializeApiKey(row);
-  const [claim] = await db.$client.batch([
+  const [claim] = await commit(db, wakeUps, [
     statement(
       db,
       sql`UPDATE api_keys SET expires_at = ${oldExpiry}, rotated_to = ${row.id}
@@ -111,12 +116,12 @@ export async function rotateApiKey(db: Database, kv: KVNamespace, id: string, gr
  * bound. The api_key.revoked event carries the key as revoked, so the write is made only while
  * the key is as read (a rotation changes its expiry); revoking twice is a no-op.
  */
-export async function revokeApiKey(db: Database, kv: KVNamespace, id: string) {
+export async function revokeApiKey(db: Database, wakeUps: WakeUps, kv: KVNamespace, id: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getApiKeyRow(db, id);
     if (read.revokedAt !== null) return;
     const revoked: Row = { ...read, revokedAt: isoNow() };
-    const [write] = await db.$client.batch([
+    const [write] = await commit(db, wakeUps, [
       statement(
         db,
         sql`UPDATE api_keys SET revoked_at = ${revoked.revokedAt}

@@ -42,7 +42,7 @@ export const putLink: AppRouteHandler<typeof platforms.putLink> = async (c) => {
 };
 
 export const createLaunch: AppRouteHandler<typeof ledger.createLaunch> = async (c) =>
-  c.json(await acceptLaunch(c.env, c.var.db, c.req.valid("json").id_token), 200);
+  c.json(await acceptLaunch(c.env, c.var.db, c.var.wakeUps, c.req.valid("json").id_token), 200);
 
 export const rotateKeys: AppRouteHandler<typeof ledger.rotateKeys> = async (c) => c.json(await rotate(c.env, c.var.db), 200);
 
@@ -54,10 +54,10 @@ export const listPassbacks: AppRouteHandler<typeof ledger.listPassbacks> = async
 };
 
 export const retryPassback: AppRouteHandler<typeof ledger.retryPassback> = async (c) =>
-  c.json(await retry(c.env, c.var.db, c.req.valid("param").id), 202);
+  c.json(await retry(c.var.db, c.var.wakeUps, c.req.valid("param").id), 202);
 
 export const resyncQuiz: AppRouteHandler<typeof ledger.resyncQuiz> = async (c) => {
-  const job = serializeJob(await startResync(c.env, c.var.db, c.req.valid("param").id));
+  const job = serializeJob(await startResync(c.var.db, c.var.wakeUps, c.req.valid("param").id));
   c.header("Location", `/v1/jobs/${job.id}`);
   return c.json(job, 202);
 };

@@ -11,7 +11,7 @@ export const listClients: AppRouteHandler<typeof routes.listClients> = async (c)
 };
 
 export const createClient: AppRouteHandler<typeof routes.createClient> = async (c) => {
-  const created = await queries.createClient(c.var.db, c.req.valid("json"));
+  const created = await queries.createClient(c.var.db, c.var.wakeUps, c.req.valid("json"));
   c.header("Location", `/v1/oauth-clients/${created.id}`);
   return c.json(created, 201);
 };
@@ -20,9 +20,9 @@ export const getClient: AppRouteHandler<typeof routes.getClient> = async (c) =>
   c.json(await queries.getClient(c.var.db, c.req.valid("param").id), 200);
 
 export const rotateSecret: AppRouteHandler<typeof routes.rotateSecret> = async (c) =>
-  c.json(await queries.rotateSecret(c.var.db, c.env, c.req.valid("param").id), 200);
+  c.json(await queries.rotateSecret(c.var.db, c.var.wakeUps, c.env, c.req.valid("param").id), 200);
 
 export const deleteClient: AppRouteHandler<typeof routes.deleteClient> = async (c) => {
-  await queries.deleteClient(c.var.db, c.env, c.req.valid("param").id);
+  await queries.deleteClient(c.var.db, c.var.wakeUps, c.env, c.req.valid("param").id);
   return c.body(null, 204);
 };

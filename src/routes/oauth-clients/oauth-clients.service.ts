@@ -2,6 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { asc, eq, gt, sql } from "drizzle-orm";
 import { newClient } from "../../auth/oauth-clients";
 import { revokeClientTokens, type TokenStores } from "../../auth/oauth-revocation";
+import { commit, type WakeUps } from "../../db/after-commit";
 import { oauthClients } from "../../db/auth-schema";
 import { concurrentUpdate, WRITE_ATTEMPTS } from "../../db/optimistic";
 import { eventStatement } from "../../db/outbox";
@@ -28,10 +29,10 @@ function serializeClient(row: Row): z.infer<typeof OAuthClient> {
 }
 
 /** The client and its oauth_client.created event (which never carries the secret or its hash), in one batch. */
-export async function createClient(db: Database, input: { name: string; scopes: string[] }) {
+export async function createClient(db: Database, wakeUps: WakeUps, input: { name: string; scopes: string[] }) {
   const { secret, row } = await newClient(input);
   const created = serializeClient(row);
-  await db.$client.batch([
+  await commit(db, wakeUps, [
     prepared(db, db.insert(oauthClients).values(row)),
     eventStatement(db, { type: "oauth_client.created", object: created }),
   ]);
@@ -64,13 +65,13 @@ export async function getClient(db: Database, id: string) {
  * replaced, with the oauth_client.secret_rotated event, only while it is the one read (a secret
  * hash never repeats), so the event's previous_attributes are what the rotation replaced.
  */
-export async function rotateSecret(db: Database, stores: TokenStores, id: string) {
+export async function rotateSecret(db: Database, wakeUps: WakeUps, stores: TokenStores, id: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getClientRow(db, id);
     const secret = generateClientSecret();
     const now = isoNow();
     const rotated = serializeClient({ ...read, updatedAt: now, secretRotatedAt: now });
-    const [write] = await revokeClientTokens(db, stores, id, [
+    const changed = await revokeClientTokens(db, stores, id, [
       statement(
         db,
         sql`UPDATE oauth_clients SET secret_hash = ${await sha256Hex(secret)}, secret_rotated_at = ${now}, updated_at = ${now}
@@ -82,7 +83,8 @@ export async function rotateSecret(db: Database, stores: TokenStores, id: string
         "after-change",
       ),
     ]);
-    if (write?.meta.changes === 1) return { ...rotated, client_secret: secret };
+    wakeUps.committed(changed);
+    if (changed[0]?.meta.changes === 1) return { ...rotated, client_secret: secret };
   }
   throw concurrentUpdate("The client");
 }
@@ -92,14 +94,15 @@ export async function rotateSecret(db: Database, stores: TokenStores, id: string
  * fails midway, the client is still there and the request can be retried. The
  * oauth_client.deleted event carries the client as it was.
  */
-export async function deleteClient(db: Database, stores: TokenStores, id: string) {
+export async function deleteClient(db: Database, wakeUps: WakeUps, stores: TokenStores, id: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getClientRow(db, id);
-    const [deleted] = await revokeClientTokens(db, stores, id, [
+    const changed = await revokeClientTokens(db, stores, id, [
       statement(db, sql`DELETE FROM oauth_clients WHERE id = ${id} AND secret_hash = ${read.secretHash}`),
       eventStatement(db, { type: "oauth_client.deleted", object: serializeClient(read) }, "after-change"),
     ]);
-    if (deleted?.meta.changes === 1) return;
+    wakeUps.committed(changed);
+    if (changed[0]?.meta.changes === 1) return;
   }
   throw concurrentUpdate("The client");
 }

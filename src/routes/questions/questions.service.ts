@@ -8,6 +8,7 @@ import {
   snapshotVersions,
   withinRowBudget,
 } from "../../authoring/question-rows";
+import { commit, type WakeUps } from "../../db/after-commit";
 import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimistic";
 import { eventStatement } from "../../db/outbox";
 import { questions, quizzes } from "../../db/schema";
@@ -89,7 +90,12 @@ const positionIntoEvent = (db: Database, questionId: string) =>
   );
 
 /** Adds a question at `position` (default: last); the questions at and after it move down one. */
-export async function createQuestion(db: Database, quizId: string, input: QuestionInput & { position?: number }) {
+export async function createQuestion(
+  db: Database,
+  wakeUps: WakeUps,
+  quizId: string,
+  input: QuestionInput & { position?: number },
+) {
   await requireQuiz(db, quizId);
   const now = isoNow();
   const row = questionRow(quizId, input, 0, now);
@@ -125,7 +131,7 @@ export async function createQuestion(db: Database, quizId: string, input: Questi
   );
   let results: D1Result<{ position: number }>[];
   try {
-    results = await db.$client.batch<{ position: number }>(statements);
+    results = await commit<{ position: number }>(db, wakeUps, statements);
   } catch (error) {
     const text = errorChainText(error);
     if (text.includes("NOT NULL constraint failed: questions.position")) {
@@ -202,6 +208,7 @@ function changedQuestion(read: QuestionRow, input: QuestionInput, position: numb
  */
 export async function updateQuestion(
   db: Database,
+  wakeUps: WakeUps,
   quizId: string,
   questionId: string,
   patch: Record<string, unknown> & { position?: number },
@@ -260,19 +267,19 @@ export async function updateQuestion(
       prepared(db, snapshotVersions(db, eq(questions.id, read.id))),
       prepared(db, touchQuiz(db, quizId, next.updatedAt)),
     );
-    const results = await db.$client.batch(statements);
+    const results = await commit(db, wakeUps, statements);
     if (results[writeAt]?.meta.changes === 1) return next;
   }
   throw concurrentUpdate("The quiz's questions");
 }
 
 /** Deletes the question as read, with its question.deleted event; the questions after it move up one. */
-export async function deleteQuestion(db: Database, quizId: string, questionId: string) {
+export async function deleteQuestion(db: Database, wakeUps: WakeUps, quizId: string, questionId: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getQuestion(db, quizId, questionId);
     const keepsPool = await leavingPool(db, read, null);
     const guard = keepsPool === undefined ? unchangedSince(read) : sql`${unchangedSince(read)} AND ${keepsPool}`;
-    const [, deleted] = await db.$client.batch([
+    const [, deleted] = await commit(db, wakeUps, [
       prepared(
         db,
         db

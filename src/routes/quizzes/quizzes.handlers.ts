@@ -20,7 +20,7 @@ async function noteBooleanRevealPolicy(c: Context): Promise<void> {
 
 export const createQuiz: AppRouteHandler<typeof routes.createQuiz> = async (c) => {
   await noteBooleanRevealPolicy(c);
-  const quiz = await service.createQuiz(c.var.db, c.req.valid("json"));
+  const quiz = await service.createQuiz(c.var.db, c.var.wakeUps, c.req.valid("json"));
   c.header("Location", `/v1/quizzes/${quiz.id}`);
   return c.json(quiz, 201);
 };
@@ -30,10 +30,10 @@ export const getQuiz: AppRouteHandler<typeof routes.getQuiz> = async (c) =>
 
 export const updateQuiz: AppRouteHandler<typeof routes.updateQuiz> = async (c) => {
   await noteBooleanRevealPolicy(c);
-  return c.json(await service.updateQuiz(c.var.db, c.req.valid("param").id, c.req.valid("json")), 200);
+  return c.json(await service.updateQuiz(c.var.db, c.var.wakeUps, c.req.valid("param").id, c.req.valid("json")), 200);
 };
 
 export const deleteQuiz: AppRouteHandler<typeof routes.deleteQuiz> = async (c) => {
-  await service.deleteQuiz(c.var.db, c.req.valid("param").id);
+  await service.deleteQuiz(c.var.db, c.var.wakeUps, c.req.valid("param").id);
   return c.body(null, 204);
 };

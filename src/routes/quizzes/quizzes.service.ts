@@ -2,6 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { and, asc, count, eq, gt, sql } from "drizzle-orm";
 import { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "../../authoring/question-rows";
 import { type QuizRow, serializeQuiz as serializeQuizRow } from "../../authoring/quiz-rows";
+import { commit, type WakeUps } from "../../db/after-commit";
 import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimistic";
 import { eventStatement } from "../../db/outbox";
 import { questions, quizzes, submissions } from "../../db/schema";
@@ -43,7 +44,7 @@ export async function getQuiz(db: Database, id: string) {
  * The quiz, its inline questions and their events (quiz.created, then one question.created per
  * question) are written in one batch: all of them or none.
  */
-export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>) {
+export async function createQuiz(db: Database, wakeUps: WakeUps, input: z.infer<typeof QuizCreate>) {
   const now = isoNow();
   const quiz: QuizRow = {
     id: newId("quiz"),
@@ -60,7 +61,7 @@ export async function createQuiz(db: Database, input: z.infer<typeof QuizCreate>
   if (questionRows.reduce((sum, row) => sum + row.answerBytes, 0) > ANSWER_ROW_BUDGET) throw rowBudgetExceeded("questions");
   // The event carries the quiz as this request answers it (docs/webhooks.md), question ids included.
   const created = { ...serializeQuiz(quiz, questionRows.length), question_ids: questionRows.map((row) => row.id) };
-  await db.$client.batch([
+  await commit(db, wakeUps, [
     prepared(db, db.insert(quizzes).values(quiz)),
     ...questionRows.map((row) => prepared(db, db.insert(questions).values(row))),
     prepared(db, snapshotVersions(db, eq(questions.quizId, quiz.id))),
@@ -106,7 +107,7 @@ const unchangedSince = (read: { quiz: QuizRow; questionCount: number }) =>
  * A window that ends sooner or a shorter time limit moves the deadlines of the quiz's open
  * submissions in the same batch (docs/security.md); the cron grades them once past.
  */
-export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof QuizPatch>) {
+export async function updateQuiz(db: Database, wakeUps: WakeUps, id: string, patch: z.infer<typeof QuizPatch>) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await readQuiz(db, id);
     const settingsSent = Object.entries(patch.settings ?? {}).filter(([, value]) => value !== undefined);
@@ -131,7 +132,7 @@ export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof
       })
       .where(unchangedSince(read));
     const movesDeadlines = patch.settings?.available_until !== undefined || patch.settings?.time_limit_seconds !== undefined;
-    const [write] = await db.$client.batch([
+    const [write] = await commit(db, wakeUps, [
       prepared(db, update),
       eventStatement(db, { type: "quiz.updated", object: after, previous: previousAttributes(before, after) }, "after-change"),
       // From the settings stored when it runs, so it holds whether this write or a racing one landed.
@@ -147,7 +148,7 @@ export async function updateQuiz(db: Database, id: string, patch: z.infer<typeof
  * quiz.deleted event carries the quiz as it was, so the delete is made only while the quiz is
  * still as read.
  */
-export async function deleteQuiz(db: Database, id: string) {
+export async function deleteQuiz(db: Database, wakeUps: WakeUps, id: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const [taken, rows] = await db.batch([
       db.select({ taken: count() }).from(submissions).where(eq(submissions.quizId, id)),
@@ -156,21 +157,19 @@ export async function deleteQuiz(db: Database, id: string) {
     const read = rows[0] && withCount(rows[0]);
     if (!read) throw notFound("Quiz");
     if ((taken[0]?.taken ?? 0) > 0) throw hasSubmissions();
-    const [deleted] = await db.$client
-      .batch([
-        prepared(db, db.delete(quizzes).where(unchangedSince(read))),
-        eventStatement(db, { type: "quiz.deleted", object: serializeQuiz(read.quiz, read.questionCount) }, "after-change"),
-        statement(db, sql`DELETE FROM quiz_stats WHERE quiz_id = ${id} AND NOT EXISTS (SELECT 1 FROM quizzes WHERE id = ${id})`),
-        statement(
-          db,
-          sql`DELETE FROM accommodations WHERE quiz_id = ${id} AND NOT EXISTS (SELECT 1 FROM quizzes WHERE id = ${id})`,
-        ),
-      ])
-      .catch((error: unknown) => {
-        // A submission created since the check holds a foreign key to the quiz.
-        if (errorChainText(error).includes("FOREIGN KEY")) throw hasSubmissions();
-        throw error;
-      });
+    const [deleted] = await commit(db, wakeUps, [
+      prepared(db, db.delete(quizzes).where(unchangedSince(read))),
+      eventStatement(db, { type: "quiz.deleted", object: serializeQuiz(read.quiz, read.questionCount) }, "after-change"),
+      statement(db, sql`DELETE FROM quiz_stats WHERE quiz_id = ${id} AND NOT EXISTS (SELECT 1 FROM quizzes WHERE id = ${id})`),
+      statement(
+        db,
+        sql`DELETE FROM accommodations WHERE quiz_id = ${id} AND NOT EXISTS (SELECT 1 FROM quizzes WHERE id = ${id})`,
+      ),
+    ]).catch((error: unknown) => {
+      // A submission created since the check holds a foreign key to the quiz.
+      if (errorChainText(error).includes("FOREIGN KEY")) throw hasSubmissions();
+      throw error;
+    });
     // D1 counts the questions deleted by cascade among the changes too.
     if ((deleted?.meta.changes ?? 0) > 0) return;
   }

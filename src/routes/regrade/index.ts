@@ -5,7 +5,7 @@ import * as service from "./regrade.service";
 /** Mounted at /v1/quizzes: `POST /{id}/regrade`. */
 export const regradeRouter = createRouter().openapi(routes.regradeQuiz, async (c) => {
   const { question_ids, policy, dry_run } = c.req.valid("json");
-  const job = await service.startRegrade(c.env, c.var.db, c.req.valid("param").id, {
+  const job = await service.startRegrade(c.var.db, c.var.wakeUps, c.req.valid("param").id, {
     question_ids: question_ids ?? null,
     policy,
     dry_run,

@@ -1,14 +1,15 @@
 import { eq } from "drizzle-orm";
+import type { WakeUps } from "../../db/after-commit";
 import { jobs, questions, quizzes } from "../../db/schema";
 import type { Database } from "../../env";
 import type { RegradeParams } from "../../grading/regrade";
-import { enqueueJob, serializeJob } from "../../jobs/jobs";
+import { serializeJob } from "../../jobs/jobs";
 import { notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 
 /** A regrade job for the quiz, queued: 404 for an unknown quiz, 400 naming a listed id that is not one of its questions. */
-export async function startRegrade(env: Env, db: Database, quizId: string, params: RegradeParams) {
+export async function startRegrade(db: Database, wakeUps: WakeUps, quizId: string, params: RegradeParams) {
   const [found, current] = await db.batch([
     db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, quizId)),
     db.select({ id: questions.id }).from(questions).where(eq(questions.quizId, quizId)),
@@ -34,6 +35,6 @@ export async function startRegrade(env: Env, db: Database, quizId: string, param
     })
     .returning();
   if (!row) throw new Error("the job was not stored");
-  await enqueueJob(env, row.id);
+  wakeUps.add({ kind: "job", id: row.id });
   return serializeJob(row);
 }

@@ -8,7 +8,7 @@ import type * as routes from "./submissions.routes";
 import * as service from "./submissions.service";
 
 export const createSubmission: AppRouteHandler<typeof routes.createSubmission> = async (c) => {
-  const submission = await service.createSubmission(c.var.db, c.req.valid("param").id, c.req.valid("json"));
+  const submission = await service.createSubmission(c.var.db, c.var.wakeUps, c.req.valid("param").id, c.req.valid("json"));
   c.header("Location", `/v1/submissions/${submission.id}`);
   return c.json(submission, 201);
 };
@@ -34,12 +34,12 @@ export const replaceAnswers: AppRouteHandler<typeof routes.replaceAnswers> = asy
   c.json(await service.replaceAnswers(c.var.db, c.req.valid("param").id, c.req.valid("json").answers), 200);
 
 export const gradeSubmission: AppRouteHandler<typeof routes.gradeSubmission> = async (c) =>
-  c.json(await grading.gradeExactlyOnce(c.env, c.var.db, c.req.valid("param").id), 200);
+  c.json(await grading.gradeExactlyOnce(c.var.db, c.var.wakeUps, c.req.valid("param").id), 200);
 
 export const getResults: AppRouteHandler<typeof routes.getResults> = async (c) =>
   c.json(await results.getResults(c.var.db, c.req.valid("param").id, c.var.credential?.scopes ?? []), 200);
 
 export const reviewAnswer: AppRouteHandler<typeof routes.reviewAnswer> = async (c) => {
   const { id, question_id } = c.req.valid("param");
-  return c.json(await reviews.reviewAnswer(c.env, c.var.db, id, question_id, c.req.valid("json")), 200);
+  return c.json(await reviews.reviewAnswer(c.var.db, c.var.wakeUps, id, question_id, c.req.valid("json")), 200);
 };

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { commit, type WakeUps } from "../../db/after-commit";
 import { eventStatement } from "../../db/outbox";
 import { accommodations, questions, quizzes, submissions, users } from "../../db/schema";
 import { statement } from "../../db/statements";
@@ -45,6 +46,7 @@ const deadlinePassed = () => conflict("deadline_passed", "The submission's deadl
 
 export async function createSubmission(
   db: Database,
+  wakeUps: WakeUps,
   quizId: string,
   input: { user_id: string; answers: SubmittedAnswer[]; lti_launch_id?: string },
 ) {
@@ -101,27 +103,25 @@ export async function createSubmission(
   // statement reads the window and the deadline from the quiz's settings as they stand when the
   // batch runs, so a settings change racing it either applies to it or finds it (docs/security.md). The
   // event is written only if it inserted, and then given the attempt number and the deadline.
-  const [inserted] = await db.$client
-    .batch<{ attempt: number; deadline_at: string | null }>([
-      statement(
-        db,
-        sql`
+  const [inserted] = await commit<{ attempt: number; deadline_at: string | null }>(db, wakeUps, [
+    statement(
+      db,
+      sql`
     INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, deadline_at, presented, created_at, updated_at)
     SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)},
       ${newSubmissionDeadline(quizId, input.user_id, now)}, ${JSON.stringify(presented)}, ${now}, ${now}
     FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${input.user_id}
     HAVING (${maxAttempts} IS NULL OR count(*) < ${maxAttempts}) AND ${windowOpen(quizId, now)}
     RETURNING attempt, deadline_at`,
-      ),
-      eventStatement(db, { type: "submission.created", object: serializeSubmission(row) }, "after-change"),
-      attemptIntoEvent(db, id),
-      ...(tie ? [tie(id)] : []),
-    ])
-    .catch((error: unknown) => {
-      // The quiz was deleted since it was read (it had no submission yet, so deleting it was allowed).
-      if (errorChainText(error).includes("FOREIGN KEY")) throw notFound("Quiz");
-      throw error;
-    });
+    ),
+    eventStatement(db, { type: "submission.created", object: serializeSubmission(row) }, "after-change"),
+    attemptIntoEvent(db, id),
+    ...(tie ? [tie(id)] : []),
+  ]).catch((error: unknown) => {
+    // The quiz was deleted since it was read (it had no submission yet, so deleting it was allowed).
+    if (errorChainText(error).includes("FOREIGN KEY")) throw notFound("Quiz");
+    throw error;
+  });
   const written = inserted?.results[0];
   if (written === undefined) throw await notInserted(db, quizId, now, maxAttempts);
   return serializeSubmission({ ...row, attempt: written.attempt, deadlineAt: written.deadline_at });

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { commit, type WakeUps } from "../../db/after-commit";
 import { concurrentUpdate, updatedAfter, WRITE_ATTEMPTS } from "../../db/optimistic";
 import { eventStatement } from "../../db/outbox";
 import { users } from "../../db/schema";
@@ -68,7 +69,7 @@ export async function getUserRow(db: Database, id: string) {
 const emailColumns = (email: string | null) => ({ email, emailNormalized: email === null ? null : normalizeEmail(email) });
 
 /** The user and its user.created event, in one batch: a taken e-mail fails both. */
-export async function createUser(db: Database, input: { name: string; email: string | null; role: Role }) {
+export async function createUser(db: Database, wakeUps: WakeUps, input: { name: string; email: string | null; role: Role }) {
   const now = isoNow();
   const row: UserRow = {
     id: newId("user"),
@@ -81,7 +82,7 @@ export async function createUser(db: Database, input: { name: string; email: str
   };
   const user = serializeUser(row);
   await guardEmail(
-    db.$client.batch([
+    commit(db, wakeUps, [
       prepared(db, db.insert(users).values(row)),
       eventStatement(db, { type: "user.created", object: user, userId: row.id }),
     ]),
@@ -96,13 +97,14 @@ export async function createUser(db: Database, input: { name: string; email: str
  */
 async function writeOver(
   db: Database,
+  wakeUps: WakeUps,
   read: UserRow,
   next: UserRow,
   event: D1PreparedStatement,
   extra: D1PreparedStatement[] = [],
 ) {
   const { id: _id, createdAt: _createdAt, ...changes } = next;
-  const [write] = await db.$client.batch([
+  const [write] = await commit(db, wakeUps, [
     prepared(
       db,
       db
@@ -116,7 +118,12 @@ async function writeOver(
   return write?.meta.changes === 1;
 }
 
-export async function updateUser(db: Database, id: string, patch: { name?: string; email?: string | null; role?: Role }) {
+export async function updateUser(
+  db: Database,
+  wakeUps: WakeUps,
+  id: string,
+  patch: { name?: string; email?: string | null; role?: Role },
+) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getUserRow(db, id);
     const next: UserRow = {
@@ -133,7 +140,7 @@ export async function updateUser(db: Database, id: string, patch: { name?: strin
       { type: "user.updated", object: after, previous: previousAttributes(before, after), userId: id },
       "after-change",
     );
-    if (await guardEmail(writeOver(db, read, next, event))) return after;
+    if (await guardEmail(writeOver(db, wakeUps, read, next, event))) return after;
   }
   throw concurrentUpdate("The user");
 }
@@ -155,13 +162,13 @@ const redactEvents = (db: Database, id: string) =>
  * graded submissions keep pointing at it and the analytics they fed do not change; the user is
  * gone from every read.
  */
-export async function deleteUser(db: Database, id: string) {
+export async function deleteUser(db: Database, wakeUps: WakeUps, id: string) {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const read = await getUserRow(db, id);
     const now = updatedAfter(read.updatedAt);
     const next: UserRow = { ...read, name: null, email: null, emailNormalized: null, updatedAt: now, deletedAt: now };
     const event = eventStatement(db, { type: "user.deleted", object: serializeUser(next), userId: id }, "after-change");
-    if (await writeOver(db, read, next, event, [redactEvents(db, id)])) return;
+    if (await writeOver(db, wakeUps, read, next, event, [redactEvents(db, id)])) return;
   }
   throw concurrentUpdate("The user");
 }
