@@ -1,8 +1,11 @@
 import { app } from "./app";
 import { handleQueue } from "./worker/queue";
 import { runScheduled } from "./worker/scheduled";
+import { wireProcesses } from "./worker/wiring";
 
 export type { AppType } from "./app";
+
+wireProcesses();
 
 /** The worker: HTTP requests through the app, every queue's messages, and the cron. */
 export default {

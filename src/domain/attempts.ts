@@ -1,11 +1,11 @@
 import type { QuestionType } from "./questions";
-import type { GradingPolicy, QuizSettings, RevealPolicy } from "./quiz-settings";
+import type { QuizSettings, RevealPolicy } from "./quiz-settings";
 import type { PresentedQuestion } from "./submissions";
 
 /**
  * The rules of attempts (docs/api.md), as pure functions of values: the availability window,
  * deadlines, attempt limits with accommodations, the draw and order of a submission's questions,
- * the kept score under each grading policy, and when results reveal answer keys.
+ * and when results reveal answer keys (the kept grade's rule is kept-grade.ts).
  */
 
 type Window = Pick<QuizSettings, "available_from" | "available_until">;
@@ -122,29 +122,6 @@ export function presentQuestions(
     position: i + 1,
     ...(q.options && (q.alwaysShuffled || settings.shuffle_options) ? { option_order: shuffled(q.options, random) } : {}),
   }));
-}
-
-/** What is kept per user and quiz so that every policy's kept score is one row away. */
-export interface GradeSums {
-  attempts: number;
-  firstScore: number;
-  latestScore: number;
-  highestScore: number;
-  scoreSum: number;
-}
-
-/** The score a user keeps under the policy: first and latest by attempt number; the average to 2 decimals. */
-export function keptScore(sums: GradeSums, policy: GradingPolicy): number {
-  switch (policy) {
-    case "first":
-      return sums.firstScore;
-    case "latest":
-      return sums.latestScore;
-    case "average":
-      return Math.round((sums.scoreSum / sums.attempts) * 100) / 100;
-    default:
-      return sums.highestScore;
-  }
 }
 
 export interface RevealFacts {

@@ -10,7 +10,7 @@ import type { GradedBy } from "../domain/submissions";
 import type { Database } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoNow } from "../lib/time";
-import { keptGradeStatement } from "../lti/ledger";
+import { keptGradeChanged } from "./kept-grade-followers";
 import { presentedQuestions, type SubmissionRow, serializeSubmission } from "./submission";
 import { countGraded } from "./totals";
 
@@ -116,7 +116,7 @@ export function planGrade(
       : [
           eventStatement(db, { type: "submission.needs_review", object: serializeSubmission(closed) }, won),
           // Waiting for a review may hold the kept grade back: the gradebook shows PendingManual.
-          statement(db, keptGradeStatement({ quizId: closed.quizId, userId: closed.userId, changedAt: now }, won)),
+          ...keptGradeChanged({ quizId: closed.quizId, userId: closed.userId, changedAt: now }, won).map((s) => statement(db, s)),
         ];
   return { closed, statements: [statement(db, claim), ...writes] };
 }

@@ -26,8 +26,8 @@ export interface RegradeParams {
 const REGRADE_CHUNK = 40;
 /**
  * D1 statements one invocation may run (the platform allows 1 000). A submission costs at most
- * its claim, then either the moved aggregates (5: item sums, quiz, user, grade, the kept grade's
- * ledger row) or, when it completes a review by the regrade, every aggregate counted afresh (6,
+ * its claim, then either the moved aggregates (5: item sums, quiz, user, grade, and the statement of
+ * the kept grade's one follower, the LTI ledger: kept-grade-followers.ts) or, when it completes a review by the regrade, every aggregate counted afresh (6,
  * submission.graded included) — whatever the number of questions, as a quiz's item sums are one
  * statement — then its change row and submission.regraded; a retry of a submission whose claim was
  * lost as much again, plus one read.

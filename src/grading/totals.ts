@@ -5,14 +5,15 @@ import type { StoredAnswerResult } from "../domain/grading";
 import { toMicro } from "../domain/points";
 import { bucketOf } from "../domain/score-distribution";
 import type { Database } from "../env";
-import { keptGradeStatement } from "../lti/ledger";
 import { type AnswerPoints, itemSumsOnGrade, itemSumsOnRegrade } from "./item-analysis-sums";
+import { keptGradeChanged } from "./kept-grade-followers";
 import { type SubmissionRow, serializeSubmission } from "./submission";
 
 /**
  * The running totals of grading, and their one writer: every statement that counts a graded
  * submission in, or moves it within, the quiz's and the user's analytics, the item-analysis sums
- * (per-question figures included) and the user's kept grade. A grade, a review, a regrade and a
+ * (per-question figures included) and the user's kept grade, which it announces to the kept
+ * grade's followers (kept-grade-followers.ts: the LTI ledger). A grade, a review, a regrade and a
  * deadline all write them through here, each statement conditioned on the caller's claim of the
  * submission. Rows written are what D1 bills and what its one writer per database spends, so each
  * aggregate is one row per grade: see docs/performance.md, "Rows written per grade".
@@ -57,8 +58,8 @@ export function countGraded(db: Database, graded: SubmissionRow, won: SQL): D1Pr
         max_score = max(max_score, ${x}),
         last_graded_at = max(coalesce(last_graded_at, ''), ${now})`,
     itemSumsOnGrade({ quizId, userId, attempt }, answerPoints(stored), toMicro(graded.pointsEarned ?? 0), won),
-    // The kept grade may have changed: the LMS's gradebook follows (LTI passback ledger).
-    keptGradeStatement({ quizId, userId, changedAt: now }, won),
+    // The kept grade may have changed: its followers (the LTI ledger) follow.
+    ...keptGradeChanged({ quizId, userId, changedAt: now }, won),
   ];
   // The event too is written only where the claim stands: one submission.graded per submission.
   return [
@@ -132,7 +133,7 @@ export function movedStatements(row: SubmissionRow, next: NewGrade, claimed: SQL
         score_sum = score_sum + ${d},
         updated_at = ${now}
       WHERE quiz_id = ${quizId} AND user_id = ${userId} AND ${claimed}`,
-    keptGradeStatement({ quizId, userId, changedAt: now }, claimed),
+    ...keptGradeChanged({ quizId, userId, changedAt: now }, claimed),
   ];
 }
 
@@ -149,8 +150,9 @@ export const quizScoreRange = (quizId: SQL | string, when: SQL = sql`1`): SQL =>
 /**
  * The statement that keeps a user's grade at a quiz current, in the grading batch and only where
  * its claim (`won`) stands: the attempt count, the first and latest scores by attempt number, the
- * highest and the sum — enough for every policy, so a read is one row and a policy change needs
- * no recomputation. (SQLite evaluates every SET expression on the row as it was.)
+ * highest and the sum — the sums every policy's kept score is taken from (KEPT_RULES,
+ * src/domain/kept-grade.ts), so a read is one row and a policy change needs no recomputation.
+ * (SQLite evaluates every SET expression on the row as it was.)
  */
 function keepGrade(grade: { quizId: string; userId: string; attempt: number; score: number; at: string }, won: SQL): SQL {
   const { quizId, userId, attempt, score, at } = grade;

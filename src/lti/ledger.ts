@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { encodeTime } from "ulidx";
 import { commit, RETURNING_WAKE_UP, type WakeUps } from "../db/after-commit";
+import { everyAttemptCounts, keptGradeWaits, keptOf, storedPolicy } from "../db/kept-grade";
 import { statement } from "../db/statements";
 import type { Database } from "../env";
 import { validationFailed } from "../lib/errors";
@@ -36,33 +37,29 @@ export interface KeptGrade {
 type KeptRow = SQL;
 
 /**
- * The kept grade of a user at a quiz as the batch finds it, under the quiz's grading policy (D1
- * runs batches one at a time, so concurrent grades of two attempts each see the other's): the
- * kept submission's points — `first` and `latest` by attempt number, `highest` the best score
- * (the earliest attempt of it); under `average` no one submission is kept, so the average score
- * out of 100 (the latest graded attempt named). `PendingManual`, without a score, while a
- * submission the policy could keep waits for a review: the first or latest attempt under those
- * policies, any under `highest` and `average`.
+ * The kept grade of a user at a quiz as the batch finds it, under the quiz's grading policy as
+ * stored then (D1 runs batches one at a time, so concurrent grades of two attempts each see the
+ * other's), by the kept grade's one rule (src/domain/kept-grade.ts, its SQL in src/db/kept-grade.ts):
+ * the kept submission's points, or under `average`, where every attempt counts, the average score
+ * out of 100 with the latest graded attempt named. `PendingManual`, without a score, while an
+ * attempt awaiting review holds the kept grade back.
  */
 function keptFromSubmissions(quizId: string, userId: string): KeptRow {
   const mine = sql`SELECT id, attempt, status, score, points_earned, points_possible FROM submissions
     WHERE quiz_id = ${quizId} AND user_id = ${userId} AND status IN ('graded', 'needs_review')`;
-  const policy = sql`(SELECT coalesce(json_extract(settings, '$.grading_policy'), 'highest') FROM quizzes WHERE id = ${quizId})`;
+  // Read once, in p, and named by every per-policy expression below.
+  const policy = sql.raw("p.policy");
   return sql`
     SELECT coalesce(k.id, (SELECT id FROM (${mine}) ORDER BY attempt DESC LIMIT 1)) AS submission_id,
-      CASE WHEN p.pending THEN NULL WHEN p.policy = 'average' THEN (SELECT round(avg(score), 2) FROM (${mine}) WHERE status = 'graded')
+      CASE WHEN q.pending THEN NULL WHEN q.every THEN (SELECT round(avg(score), 2) FROM (${mine}) WHERE status = 'graded')
         ELSE k.points_earned END AS score_given,
-      CASE WHEN p.pending THEN NULL WHEN p.policy = 'average' THEN 100 ELSE k.points_possible END AS score_maximum,
-      CASE WHEN p.pending THEN 'PendingManual' ELSE 'FullyGraded' END AS grading_progress
-    FROM (SELECT ${policy} AS policy, CASE ${policy}
-            WHEN 'first' THEN (SELECT status FROM (${mine}) ORDER BY attempt LIMIT 1) = 'needs_review'
-            WHEN 'latest' THEN (SELECT status FROM (${mine}) ORDER BY attempt DESC LIMIT 1) = 'needs_review'
-            ELSE EXISTS (SELECT 1 FROM (${mine}) WHERE status = 'needs_review') END AS pending) p
-    LEFT JOIN (SELECT * FROM (${mine}) WHERE status = 'graded' AND id = (
-        SELECT id FROM (${mine}) WHERE status = 'graded' ORDER BY
-          CASE ${policy} WHEN 'first' THEN attempt WHEN 'latest' THEN -attempt WHEN 'average' THEN -attempt END,
-          CASE ${policy} WHEN 'highest' THEN -score END, attempt LIMIT 1)) k ON 1
-    WHERE k.id IS NOT NULL OR p.pending`;
+      CASE WHEN q.pending THEN NULL WHEN q.every THEN 100 ELSE k.points_possible END AS score_maximum,
+      CASE WHEN q.pending THEN 'PendingManual' ELSE 'FullyGraded' END AS grading_progress
+    FROM (SELECT ${keptGradeWaits(mine, policy)} AS pending, ${everyAttemptCounts(policy)} AS every,
+            (SELECT id FROM (${keptOf(mine, policy)})) AS kept_id
+          FROM (SELECT ${storedPolicy(quizId)} AS policy) AS p) AS q
+    LEFT JOIN (${mine}) AS k ON k.id = q.kept_id
+    WHERE k.id IS NOT NULL OR q.pending`;
 }
 
 /** A kept grade given as values (what a test or a tool states outright). */

@@ -8,7 +8,9 @@ describe("import boundaries", () => {
 
   it("lets every layer import down", () => {
     expect(from("src/domain/grading.ts", "../lib/errors", "./scopes")).toEqual([]);
-    expect(from("src/grading/grade.ts", "../db/schema", "../events/outbox", "../lti/ledger", "../jobs/jobs")).toEqual([]);
+    expect(from("src/grading/grade.ts", "../db/schema", "../events/outbox", "../queue/send", "../jobs/jobs")).toEqual([]);
+    expect(from("src/lti/passback.ts", "../db/outbox", "../outbound/request", "../queue/send", "../lib/sealing")).toEqual([]);
+    expect(from("src/worker/wiring.ts", "../grading/kept-grade-followers", "../lti/ledger")).toEqual([]);
     expect(from("src/worker/queue.ts", "../grading/deadlines", "../events/deliver")).toEqual([]);
     expect(from("src/index.ts", "./app", "./worker/queue")).toEqual([]);
     expect(from("src/app.ts", "./routes/quizzes/quizzes.index", "./middleware/request-body")).toEqual([]);
@@ -23,6 +25,27 @@ describe("import boundaries", () => {
       "src/grading/grade.ts → src/routes/submissions/submissions.handlers: grading may not import routes",
     ]);
     expect(from("src/interchange/gift.ts", "../db/schema")).toHaveLength(1);
+  });
+
+  it("keeps grading off LTI, and LTI off the events of webhooks", () => {
+    expect(from("src/grading/grade.ts", "../lti/ledger")).toEqual([
+      "src/grading/grade.ts → src/lti/ledger: grading may not import lti",
+    ]);
+    expect(from("src/grading/totals.ts", "../lti")).toEqual(["src/grading/totals.ts → src/lti: grading may not import lti"]);
+    expect(from("src/lti/passback.ts", "../events/subscribers")).toEqual([
+      "src/lti/passback.ts → src/events/subscribers: lti may not import events",
+    ]);
+    expect(from("src/lti/keys.ts", "../events/secrets")).toHaveLength(1);
+  });
+
+  it("keeps the plumbing at the bottom: the queue and the outbound request import no feature", () => {
+    expect(from("src/queue/send.ts", "../lib/log")).toEqual([]);
+    expect(from("src/queue/consume.ts", "../events/deliver")).toEqual([
+      "src/queue/consume.ts → src/events/deliver: queue may not import events",
+    ]);
+    expect(from("src/outbound/request.ts", "../domain/safe-target", "./bounded-read")).toEqual([]);
+    expect(from("src/outbound/request.ts", "../lti/verify")).toHaveLength(1);
+    expect(from("src/lib/sealing.ts", "../events/signature")).toHaveLength(1);
   });
 
   it("keeps the entry to the app and the worker", () => {

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { grades, quizzes, users } from "../../db/schema";
-import { keptScore } from "../../domain/attempts";
+import { keptScore } from "../../domain/kept-grade";
 import { readSettings } from "../../domain/quiz-settings";
 import type { Database } from "../../env";
 import { notFound } from "../../lib/errors";

@@ -1,5 +1,6 @@
-import { and, asc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
-import { grades, questions, questionVersions, quizzes, submissions } from "../../db/schema";
+import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
+import { counts } from "../../db/kept-grade";
+import { questions, questionVersions, quizzes, submissions } from "../../db/schema";
 import type { QuestionType } from "../../domain/questions";
 import { type GradingPolicy, readSettings } from "../../domain/quiz-settings";
 import {
@@ -38,29 +39,6 @@ export async function findExportQuiz(db: Database, quizId: string): Promise<Expo
     columns: questionRows.map((q) => ({ questionId: q.id, position: q.position })),
     pageRows: exportPageRows(questionRows.reduce((sum, q) => sum + q.answerBytes, 0)),
   };
-}
-
-/**
- * Whether the grading policy keeps this attempt, against the user's kept grade (the grades row
- * the grading batch keeps): `first` and `latest` by attempt number, as the grade keeps them;
- * `highest` the earliest attempt with the highest score, so that one attempt is kept when several
- * tie; `average` every graded attempt, since each counts in the kept score. A submission that
- * needs review counts in no grade: never kept.
- */
-function keptSql(policy: GradingPolicy): SQL {
-  const graded = sql`${submissions.status} = 'graded'`;
-  switch (policy) {
-    case "first":
-      return sql`${graded} AND ${submissions.attempt} = ${grades.firstAttempt}`;
-    case "latest":
-      return sql`${graded} AND ${submissions.attempt} = ${grades.latestAttempt}`;
-    case "average":
-      return graded;
-    case "highest":
-      return sql`${graded} AND ${submissions.score} = ${grades.highestScore} AND NOT EXISTS (
-        SELECT 1 FROM submissions AS tied WHERE tied.quiz_id = ${submissions.quizId} AND tied.user_id = ${submissions.userId}
-          AND tied.status = 'graded' AND tied.score = ${grades.highestScore} AND tied.attempt < ${submissions.attempt})`;
-  }
 }
 
 /** Where a page starts: after the last (created_at, id) of the page before. */
@@ -116,13 +94,13 @@ export async function exportPage(
       pointsEarned: submissions.pointsEarned,
       pointsPossible: submissions.pointsPossible,
       results: submissions.results,
-      kept: sql<number>`coalesce(${keptSql(quiz.policy)}, 0)`.mapWith(Number),
+      // The kept grade's one rule (src/domain/kept-grade.ts), as its SQL.
+      kept: sql<number>`coalesce(${counts(quiz.policy)}, 0)`.mapWith(Number),
       answers: answersShape ? submissions.answers : sql<null>`NULL`,
       presented: answersShape ? submissions.presented : sql<null>`NULL`,
     })
     .from(page)
     .innerJoin(submissions, eq(submissions.id, page.id))
-    .leftJoin(grades, and(eq(grades.quizId, submissions.quizId), eq(grades.userId, submissions.userId)))
     .orderBy(asc(submissions.createdAt), asc(submissions.id));
   return rows.map((row) => ({ ...row, answers: row.answers ?? undefined, kept: row.kept === 1 }));
 }
