@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { InterchangeError, type InterchangeErrorCode, readQuestionBank } from "../../src/interchange";
 import { MAX_ENTRIES, MAX_UNCOMPRESSED_BYTES } from "../../src/interchange/zip";
 import { bytes, QTI } from "./fixtures";
-import { deflatedZeros, rawZip } from "./zips";
+import { BOMB_MANIFEST, deflatedZeros, rawZip } from "./zips";
 
 /** The refusal's code, or "none" when the read went through. */
 function refusal(read: () => unknown): InterchangeErrorCode | "none" {
@@ -78,7 +78,7 @@ describe("unsafe packages are refused", () => {
     const bomb = { name: "items/bomb.xml", data: deflatedZeros(101), method: 8 as const, crc: 0, size: 1024 };
     const error = (() => {
       try {
-        readQuestionBank(rawZip([stored("imsmanifest.xml"), bomb]));
+        readQuestionBank(rawZip([stored("imsmanifest.xml", BOMB_MANIFEST), bomb]));
       } catch (e) {
         return e as InterchangeError;
       }
