@@ -27,7 +27,7 @@ export const BUDGET = {
    */
   evaluationSteps: 1_000_000,
   /** Responses an item's processing is probed with (qti-probe.ts). */
-  probesPerItem: 128,
+  probesPerItem: 150,
   /** Bytes a package inflates to, over every entry read and every pass. */
   inflatedBytes: 100 * 1024 * 1024,
 } as const;
@@ -41,7 +41,7 @@ const WHAT: Record<Spent, string> = {
 };
 
 /** Over its limit: the file is refused whole (`too_complex`; bytes inflated: `unsafe_package`, as a zip bomb). */
-export const overBudget = (kind: Spent) =>
+const overBudget = (kind: Spent) =>
   new InterchangeError(
     kind === "inflatedBytes" ? "unsafe_package" : "too_complex",
     kind === "inflatedBytes"
