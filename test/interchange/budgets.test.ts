@@ -125,7 +125,7 @@ describe(`probes: at most ${BUDGET.probesPerItem} responses an item`, () => {
   });
 });
 
-describe("XML nodes", () => {
+describe("XML nodes", { timeout: 60_000 }, () => {
   it(`one document of more than ${BUDGET.xmlNodesPerDocument.toLocaleString("en-US")} elements and texts → too_complex`, () => {
     const file = (n: number) => bytes(`<quiz>${"<a/>".repeat(n)}</quiz>`);
     expect(readQuestionBank(file(BUDGET.xmlNodesPerDocument - 1), { format: "moodle_xml" }).items).toEqual([]);
@@ -141,7 +141,8 @@ describe("XML nodes", () => {
   });
 });
 
-describe("inflated bytes", () => {
+// Real volume: up to 105 MiB inflated, and a million XML nodes parsed.
+describe("inflated bytes", { timeout: 60_000 }, () => {
   it("an XML entry no pass reads is never inflated: a bomb among them costs nothing", () => {
     const stored = (name: string, text: string) => ({ name, data: bytes(text), method: 0 as const, crc: 0, size: text.length });
     const bomb = { name: "unused/bomb.xml", data: deflatedZeros(101), method: 8 as const, crc: 0, size: 1024 };

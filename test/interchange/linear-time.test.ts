@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InterchangeError, readQuestionBank, recogniseFormat } from "../../src/interchange";
-import { DOUBLINGS, expectGrowthAtMost } from "../support/growth";
+import { DOUBLINGS, expectGrowthAtMost, GROWTH_TEST_TIMEOUT_MS } from "../support/growth";
 import { type HostileFile, READING, RECOGNITION, repeatedReferences } from "./hostile-inputs";
 
 /**
@@ -26,7 +26,7 @@ const read = (c: HostileFile, data: Uint8Array) => {
   return typeof result === "string" ? result : "read";
 };
 
-describe("recognising a format (the request) is linear in the file", () => {
+describe("recognising a format (the request) is linear in the file", { timeout: GROWTH_TEST_TIMEOUT_MS }, () => {
   it.each(RECOGNITION.map((c) => [c.name, c] as const))("%s", (_, c) => {
     expectGrowthAtMost({
       sizes: DOUBLINGS,
@@ -40,7 +40,7 @@ describe("recognising a format (the request) is linear in the file", () => {
   });
 });
 
-describe("reading a file (the job) is linear in the file", () => {
+describe("reading a file (the job) is linear in the file", { timeout: GROWTH_TEST_TIMEOUT_MS }, () => {
   it.each(READING.map((c) => [c.name, c] as const))("%s", (_, c) => {
     expectGrowthAtMost({
       sizes: DOUBLINGS,
@@ -54,7 +54,7 @@ describe("reading a file (the job) is linear in the file", () => {
   });
 });
 
-describe("references to one QTI item do not multiply the work", () => {
+describe("references to one QTI item do not multiply the work", { timeout: GROWTH_TEST_TIMEOUT_MS }, () => {
   it("a test referring 10, 100 and 1 000 times to an item with a 1 000-term sum: each read in about the time of one", () => {
     expectGrowthAtMost({
       sizes: [10, 100, 1000],

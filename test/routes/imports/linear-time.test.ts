@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RECOGNITION } from "../../interchange/hostile-inputs";
 import { expectProblem } from "../../support/call";
-import { DOUBLINGS, expectRequestGrowthAtMost } from "../../support/growth";
+import { DOUBLINGS, expectRequestGrowthAtMost, GROWTH_TEST_TIMEOUT_MS } from "../../support/growth";
 import { footprint, upload } from "./helpers";
 
 /**
@@ -13,7 +13,9 @@ import { footprint, upload } from "./helpers";
 
 const jobCount = async () => (await env.DB.prepare("SELECT count(*) AS n FROM jobs").first<{ n: number }>())?.n ?? 0;
 
-describe("POST /v1/imports without format, hostile files: 400 unknown_format at once, nothing stored", () => {
+describe("POST /v1/imports without format, hostile files: 400 unknown_format at once, nothing stored", {
+  timeout: GROWTH_TEST_TIMEOUT_MS,
+}, () => {
   it.each(RECOGNITION.map((c) => [c.name, c] as const))("%s", async (_, c) => {
     const [before, jobs] = [await footprint(), await jobCount()];
     await expectRequestGrowthAtMost({
