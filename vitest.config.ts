@@ -28,7 +28,6 @@ const PREBUNDLED = [
   "drizzle-orm/sqlite-core",
   "jose",
   "fflate",
-  "fast-xml-parser",
   "ulidx",
   "crc-32",
   "fast-check",

@@ -3261,10 +3261,10 @@ export interface components {
              */
             quiz_id: string;
             result: components["schemas"]["ImportResult"];
-            /** @description Why a failed import failed; nothing of the file was written. `unreadable_file`: not the format, truncated or malformed; `unsafe_xml`: a DOCTYPE or entity declaration; `unsafe_package`: a zip over 1 000 entries or 100 MiB uncompressed, or with an absolute or climbing path; `too_many_items`: over 1 000 items; `not_found`: the quiz was deleted; `internal_error`: the service failed on every retry. */
+            /** @description Why a failed import failed; nothing of the file was written. `unreadable_file`: not the format, truncated or malformed (reported on the first delivery); `unsafe_xml`: a DOCTYPE or entity declaration; `unsafe_package`: a zip over 1 000 entries or 100 MiB uncompressed, or with an absolute or climbing path; `too_many_items`: over 1 000 items (or references to items); `too_complex`: more work than an import does (XML nodes, steps of QTI response processing: docs/security.md, parsing budget); `not_found`: the quiz was deleted; `internal_error`: the service failed on every retry. */
             error: {
                 /** @enum {string} */
-                code: "unreadable_file" | "unsafe_xml" | "unsafe_package" | "unknown_format" | "too_many_items" | "not_found" | "internal_error";
+                code: "unreadable_file" | "unsafe_xml" | "unsafe_package" | "unknown_format" | "too_many_items" | "too_complex" | "not_found" | "internal_error";
                 detail: string;
             } | null;
         };

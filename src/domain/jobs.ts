@@ -22,6 +22,7 @@ export const IMPORT_ERROR_CODES = [
   "unsafe_package",
   "unknown_format",
   "too_many_items",
+  "too_complex",
   "not_found",
   "internal_error",
 ] as const;

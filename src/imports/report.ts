@@ -2,14 +2,13 @@ import type { ImportFormat, ImportJobResult, ImportReportLine } from "../domain/
 
 /**
  * A finished import's result, kept in its job's row: one report line per source item. Rows stay
- * under D1's size limit by construction (docs/security.md, bounded rows): an import reads at most MAX_ITEMS items, and the
+ * under D1's size limit by construction (docs/security.md, bounded rows): an import reads at most 1 000 items (the
+ * readers refuse more, `BUDGET.items` in src/interchange/budget.ts), and the
  * report is shortened until its JSON fits REPORT_MAX_BYTES — first long notes are cut, then
  * titles and all but each item's first note go, at last every note (a line then says how many
  * there were). Counts are never shortened.
  */
 
-/** Items an import reads at most (a quiz holds 200 questions; a QTI package at most 1 000 entries). */
-export const MAX_ITEMS = 1_000;
 /** The most a report may take in the job's row, as UTF-8 JSON. */
 const REPORT_MAX_BYTES = 800_000;
 /** A source id longer than this is cut (a QTI identifier has no length limit). */

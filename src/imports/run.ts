@@ -9,10 +9,11 @@ import type { Database } from "../env";
 import { type ImportResult, InterchangeError, readQuestionBank } from "../interchange";
 import type { JobRow } from "../jobs/jobs";
 import { errorChainText } from "../lib/errors";
+import { logger } from "../lib/log";
 import { textProblem } from "../lib/text";
 import { isoNow } from "../lib/time";
 import { planImport, type TargetQuiz } from "./plan";
-import { importResult, MAX_ITEMS } from "./report";
+import { importResult } from "./report";
 import type { ImportParams } from "./start";
 import { deleteUpload, readUpload } from "./uploads";
 import { importBatch } from "./write";
@@ -62,13 +63,14 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
     read = readQuestionBank(bytes, { format: params.format, mediaType: params.media_type, capacity: Number.MAX_SAFE_INTEGER });
   } catch (error) {
     if (error instanceof InterchangeError) throw new ImportFailure(error.code, error.detail);
-    throw error;
-  }
-  if (read.items.length > MAX_ITEMS)
+    // Reading is pure work on the file's bytes: a delivery again would fail the same way, so the
+    // file is refused on this one (and the reader's slip logged), never retried into internal_error.
+    logger(env).error("import reader failed", { job_id: job.id, format: params.format, error: errorChainText(error) });
     throw new ImportFailure(
-      "too_many_items",
-      `The file holds ${read.items.length} items; an import reads at most ${MAX_ITEMS} (a quiz holds at most 200 questions): split it.`,
+      "unreadable_file",
+      `The file could not be read as ${params.format}: the reader stopped on its content.`,
     );
+  }
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = isoNow();
     const target = await targetQuiz(db, job, params);

@@ -10,7 +10,11 @@ export type InterchangeErrorCode =
   /** Not the format it claims to be: truncated, malformed, or holding no question. */
   | "unreadable_file"
   /** No format given and none recognised. */
-  | "unknown_format";
+  | "unknown_format"
+  /** More items (questions, references to items) than an import reads (budget.ts). */
+  | "too_many_items"
+  /** More work than an import does: XML nodes, or steps of QTI response processing (budget.ts). */
+  | "too_complex";
 
 export class InterchangeError extends Error {
   constructor(

@@ -4,6 +4,7 @@
  * (its path's last segment) on the questions after it, `<tags>` → tags.
  */
 
+import { BUDGET, tooManyItems, type WorkBudget } from "./budget";
 import { finish, letterId, randomId, skip } from "./check";
 import type { Losses } from "./content";
 import { unreadable } from "./errors";
@@ -25,12 +26,15 @@ const value = (q: XmlElement, name: string) => textOf(child(q, name)).trim();
 const flag = (q: XmlElement, name: string) => ["1", "true"].includes(value(q, name).toLowerCase());
 const fraction = (a: XmlElement) => Number(a.attrs.fraction ?? 0) / 100;
 
-export function readMoodleXml(text: string): ImportResult {
-  const root = parseXml(text);
+export function readMoodleXml(text: string, budget?: WorkBudget): ImportResult {
+  const root = parseXml(text, { budget });
   if (root.name !== "quiz") throw unreadable(`Not a Moodle XML file: the root element is <${root.name}>, not <quiz>.`);
+  const questions = elements(root, "question");
+  const count = questions.filter((q) => q.attrs.type !== "category").length;
+  if (count > BUDGET.items) throw tooManyItems(count);
   const items: ImportedItem[] = [];
   let category: string | undefined;
-  for (const q of elements(root, "question")) {
+  for (const q of questions) {
     const type = q.attrs.type ?? "";
     if (type === "category") {
       category = categoryTag(textOf(child(child(q, "category"), "text")).trim());
@@ -41,7 +45,7 @@ export function readMoodleXml(text: string): ImportResult {
         .replace(/\s+/g, " ")
         .trim() || undefined;
     const source = { source_id: title ?? String(items.length + 1), title };
-    const reason = SKIPPED[type];
+    const reason = Object.hasOwn(SKIPPED, type) ? SKIPPED[type] : undefined;
     if (reason) {
       items.push(skip(source, `Skipped: ${reason}.`));
       continue;

@@ -62,18 +62,60 @@ const KINDS: Record<string, ClozePart["kind"]> = {
   MRHS: "multi",
 };
 
-/** `{weight:TYPE:answers}`; answers may escape "}" "~" "#" with a backslash. */
-const CLOZE = /\{(\d*):([A-Z_]+):((?:\\.|[^\\}])*)\}/g;
+/** `{weight:TYPE:` opening an embedded answer, matched at one place (sticky). */
+const CLOZE_START = /\{(\d*):([A-Z_]+):/y;
 /** Where each embedded answer stood, once the text around it has been reduced to plain text. */
 const clozeMarker = (i: number) => `\ue010${i}\ue011`;
 export const CLOZE_MARKER = /\ue010(\d+)\ue011/g;
 
+const LINE_TERMINATORS = new Set(["\n", "\r", "\u2028", "\u2029"]);
+
+/**
+ * The "}" that closes an answer list starting at `from` (a backslash escapes the character after it,
+ * but not a line break), as its index; else `-(where the scan stopped) - 1`.
+ */
+function closingBrace(s: string, from: number): number {
+  for (let i = from; i < s.length; i++) {
+    if (s[i] === "}") return i;
+    if (s[i] === "\\") {
+      if (i + 1 >= s.length || LINE_TERMINATORS.has(s[i + 1] as string)) return -i - 1;
+      i++;
+    }
+  }
+  return -s.length - 1;
+}
+
 const unescapeCloze = (s: string) => s.replace(/\\([}~#\\/"])/g, "$1");
 
 /** The embedded answers of a Cloze text, and the text with a marker in the place of each. */
+/**
+ * The embedded answers of a Cloze text, and the text with a marker in the place of each:
+ * `{weight:TYPE:answers}`, the answers escaping "}" "~" "#" with a backslash. One pass: after a
+ * list that never closes, no later one that starts before where its scan stopped is scanned again
+ * (its scan would stop at the same place), so a text of unclosed `{1:SA:` costs its length, not its square.
+ */
 export function splitCloze(html: string): { text: string; parts: (ClozePart | undefined)[] } {
   const parts: (ClozePart | undefined)[] = [];
-  const text = html.replace(CLOZE, (_, weight: string, type: string, body: string) => {
+  const out: string[] = [];
+  let copied = 0;
+  let stopped = -1;
+  for (let at = html.indexOf("{"); at >= 0; at = html.indexOf("{", at + 1)) {
+    CLOZE_START.lastIndex = at;
+    const start = CLOZE_START.exec(html);
+    if (!start || CLOZE_START.lastIndex <= stopped) continue;
+    const end = closingBrace(html, CLOZE_START.lastIndex);
+    if (end < 0) {
+      stopped = -end - 1;
+      continue;
+    }
+    out.push(html.slice(copied, at), embedded(start[1] ?? "", start[2] ?? "", html.slice(CLOZE_START.lastIndex, end)));
+    copied = end + 1;
+    at = end;
+  }
+  out.push(html.slice(copied));
+  return { text: out.join(""), parts };
+
+  function embedded(weight: string, type: string, body: string): string {
     const kind = KINDS[type];
     const answers = body
       .split(/(?<!\\)~/)
@@ -100,6 +142,5 @@ export function splitCloze(html: string): { text: string; parts: (ClozePart | un
       .filter((a) => a.text !== "");
     parts.push(kind ? { weight: weight === "" ? 1 : Number(weight), kind, answers } : undefined);
     return clozeMarker(parts.length - 1);
-  });
-  return { text, parts };
+  }
 }

@@ -5,6 +5,7 @@
  * "approximated"; points are MAXSCORE, else SCORE's normal-maximum, else the correct response's score.
  */
 
+import type { WorkBudget } from "./budget";
 import { finish, fromQtiId, skip } from "./check";
 import { type Losses, treeText } from "./content";
 import { buildQuestion } from "./qti-interactions";
@@ -46,6 +47,40 @@ export interface ItemContext {
   /** The 1-based position, the source id when the item has no identifier. */
   position: number;
   tags?: string[];
+  /** The read's budget: the item's response processing is charged to it. */
+  budget?: WorkBudget;
+}
+
+/** Elements that are one entry of an interaction's lists (options, match sets, word banks, gaps). */
+const LISTED = new Set(["simpleChoice", "simpleAssociableChoice", "gapText", "gapImg", "gap", "inlineChoice"]);
+/**
+ * The longest lists an item may hold. The API takes 26 options and 100 accepted answers, so an
+ * interaction with more entries, or more interactions, can only be skipped — and is, before
+ * anything is built or probed from it; correct values and mapping entries past MAX_VALUES (26 × 26
+ * pairs of a matching fit) likewise. So what an item's lists cost stays linear in the item.
+ */
+const MAX_LISTED = 100;
+const MAX_VALUES = 1_000;
+
+function overlong(item: XmlElement, interactions: XmlElement[]): string | undefined {
+  if (interactions.length > MAX_LISTED) return `more than ${MAX_LISTED} interactions`;
+  for (const i of interactions) {
+    let n = 0;
+    const walk = (e: XmlElement) => {
+      for (const c of elements(e)) {
+        if (LISTED.has(c.name)) n++;
+        walk(c);
+      }
+    };
+    walk(i);
+    if (n > MAX_LISTED) return `more than ${MAX_LISTED} choices, gaps or words in one interaction`;
+  }
+  for (const d of elements(item, "responseDeclaration")) {
+    const values = elements(child(d, "correctResponse") ?? d, "value").length;
+    const entries = elements(child(d, "mapping") ?? d, "mapEntry").length;
+    if (values > MAX_VALUES || entries > MAX_VALUES) return `more than ${MAX_VALUES} correct values or mapping entries`;
+  }
+  return undefined;
 }
 
 export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
@@ -58,6 +93,8 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
   const unsupported = interactions.find((i) => UNSUPPORTED.has(i.name));
   if (unsupported) return skip(src, `Skipped: an unsupported interaction (${unsupported.name}).`);
   if (interactions.length === 0) return skip(src, "Skipped: a description without an answer (no interaction).");
+  const long = overlong(item, interactions);
+  if (long) return skip(src, `Skipped: ${long}, more than a question here can hold.`);
 
   const declarations = new Map<string, Declaration>(
     elements(item, "responseDeclaration").map((d) => [d.attrs.identifier ?? "", declaration(d)]),
@@ -97,17 +134,17 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
   }
   if (!rp) notes.push("The item has no response processing: it is graded right or wrong against its correct response.");
   // Every outcome starts at its declared default (SCORE at 0): processing may read MAXSCORE and the like.
-  const initial = () =>
-    new Map<string, QtiValue>([
-      ["SCORE", 0],
-      ...[...outcomes].map(([id, o]): [string, QtiValue] => {
-        const d = declaration(o);
-        return [id, d.defaultValue ?? (id === "SCORE" ? 0 : null)];
-      }),
-    ]);
+  const defaults = new Map<string, QtiValue>([
+    ["SCORE", 0],
+    ...[...outcomes].map(([id, o]): [string, QtiValue] => {
+      const d = declaration(o);
+      return [id, d.defaultValue ?? (id === "SCORE" ? 0 : null)];
+    }),
+  ]);
   const run = (response: unknown): number => {
     const responses = built.toQti(response);
-    const state: Run = { declarations, responses, outcomes: initial() };
+    ctx.budget?.spend("evaluationSteps", defaults.size);
+    const state: Run = { declarations, responses, outcomes: new Map(defaults), budget: ctx.budget };
     return score(rp, state);
   };
   try {

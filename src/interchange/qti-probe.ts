@@ -2,10 +2,13 @@
  * Whether an imported QTI item grades like its source: the correct response and a set of right,
  * wrong and partly right responses are scored by the item's own response processing (qti-rp.ts)
  * and by the service's grading (domain/grading.ts), as shares of each one's maximum. Small lists
- * are probed exhaustively (every subset of ≤ 10 options, every order of ≤ 5 items).
+ * are probed exhaustively (every subset of ≤ 7 options, every order of ≤ 5 items), longer ones by
+ * the responses next to the key (each option alone, left out, added to or taken from the key); an
+ * item is probed with at most BUDGET.probesPerItem responses.
  */
 import { scoreAnswer } from "../domain/grading";
 import type { GradableQuestion } from "../domain/questions";
+import { BUDGET } from "./budget";
 import type { QuestionInput } from "./types";
 
 /** The question in the grading engine's terms, with `points` and the defaults the API fills in. */
@@ -20,59 +23,95 @@ export function serviceShare(q: GradableQuestion, response: unknown): number {
   return possible === 0 ? 0 : earned / possible;
 }
 
-function subsets<T>(list: T[]): T[][] {
-  if (list.length > 10) return [[], ...list.map((x) => [x]), list];
-  return Array.from({ length: 2 ** list.length }, (_, mask) => list.filter((_, i) => mask & (1 << i)));
-}
-
-function permutations<T>(list: T[]): T[][] {
-  if (list.length <= 1) return [list];
-  if (list.length > 5) {
-    const swaps = list.slice(1).map((_, i) => list.map((x, j) => (j === i ? list[i + 1] : j === i + 1 ? list[i] : x) as T));
-    return [list, [...list].reverse(), [...list.slice(1), list[0] as T], ...swaps];
+/** Every subset up to 7 options (128); past that, the sets next to the key: O(n) sets, none built past the cap. */
+function* subsets(list: string[], key: string[]): Generator<string[]> {
+  if (list.length <= 7) {
+    for (let mask = 0; mask < 2 ** list.length; mask++) yield list.filter((_, i) => mask & (1 << i));
+    return;
   }
-  return list.flatMap((x, i) => permutations([...list.slice(0, i), ...list.slice(i + 1)]).map((p) => [x, ...p]));
+  yield [];
+  yield list;
+  for (const x of list) yield [x];
+  for (const x of list) yield key.includes(x) ? key.filter((k) => k !== x) : [...key, x];
+  for (const x of list) yield list.filter((y) => y !== x);
 }
 
-/** Responses worth comparing for `q`, the correct one first. */
+/** Every order up to 5 items (120); past that, the reverse, a rotation and each swap of neighbours. */
+function* permutations<T>(list: T[]): Generator<T[]> {
+  if (list.length > 5) {
+    yield list;
+    yield [...list].reverse();
+    yield [...list.slice(1), list[0] as T];
+    for (let i = 0; i + 1 < list.length; i++) yield list.map((x, j) => (j === i ? list[i + 1] : j === i + 1 ? list[i] : x) as T);
+    return;
+  }
+  if (list.length <= 1) {
+    yield list;
+    return;
+  }
+  for (const [i, x] of list.entries()) for (const p of permutations([...list.slice(0, i), ...list.slice(i + 1)])) yield [x, ...p];
+}
+
+/** Responses worth comparing for `q`, the correct one first, at most BUDGET.probesPerItem of them. */
 export function probes(q: GradableQuestion): unknown[] {
+  const out: unknown[] = [];
+  for (const response of candidates(q)) {
+    if (out.length >= BUDGET.probesPerItem) break;
+    out.push(response);
+  }
+  return out;
+}
+
+function* candidates(q: GradableQuestion): Generator<unknown> {
   switch (q.type) {
     case "single_choice":
-      return [q.correct_option_id, ...q.options.map((o) => o.id)];
+      yield q.correct_option_id;
+      yield* q.options.map((o) => o.id);
+      return;
     case "multiple_choice":
-      return [q.correct_option_ids, ...subsets(q.options.map((o) => o.id))];
+      yield q.correct_option_ids;
+      yield* subsets(
+        q.options.map((o) => o.id),
+        q.correct_option_ids,
+      );
+      return;
     case "true_false":
-      return [q.correct, !q.correct];
+      yield* [q.correct, !q.correct];
+      return;
     case "ordering":
-      return [q.correct_order, ...permutations(q.correct_order)];
+      yield q.correct_order;
+      yield* permutations(q.correct_order);
+      return;
     case "matching": {
       const key = q.correct_matches;
-      const out: unknown[] = [key, {}];
+      yield* [key, {}];
       for (const p of q.prompts)
         for (const c of q.choices) {
-          out.push({ ...key, [p.id]: c.id });
-          out.push({ [p.id]: c.id });
+          yield { ...key, [p.id]: c.id };
+          yield { [p.id]: c.id };
         }
-      return out;
+      return;
     }
     case "short_text":
-      return [q.accepted_answers[0], ...q.accepted_answers, "", "\u2063not an answer"];
+      yield* [q.accepted_answers[0], ...q.accepted_answers, "", "\u2063not an answer"];
+      return;
     case "numeric": {
       const { correct_value: v, tolerance: t } = q;
       const d = Math.max(Math.abs(v), t, 1) * 1e-6;
-      return [v, v + t, v - t, v + t + d, v - t - d, v + 1 + 2 * t, v - 1 - 2 * t];
+      yield* [v, v + t, v - t, v + t + d, v - t - d, v + 1 + 2 * t, v - 1 - 2 * t];
+      return;
     }
     case "fill_in_blanks": {
       const right = Object.fromEntries(q.blanks.map((b) => [b.id, b.accepted_answers[0] ?? ""]));
-      const out: unknown[] = [right, {}];
+      yield* [right, {}];
       for (const b of q.blanks) {
-        out.push({ ...right, [b.id]: "\u2063not an answer" }, { [b.id]: right[b.id] });
-        for (const a of b.accepted_answers) out.push({ ...right, [b.id]: a });
+        yield* [{ ...right, [b.id]: "\u2063not an answer" }, { [b.id]: right[b.id] }];
+        for (const a of b.accepted_answers) yield { ...right, [b.id]: a };
       }
-      return out;
+      return;
     }
     case "essay":
-      return [];
+      return;
   }
 }
 

@@ -2,7 +2,10 @@
  * QTI in: one item as XML, or an IMS content package (zip) whose imsmanifest.xml lists a test and
  * items (QTI 2.1, 2.2 or 3.0). With a test, its item references give the items and their order;
  * without one, the manifest's item resources do. A resource's LOM keywords become its tags.
+ * More references than an import reads are refused before any item is read, and an item the test
+ * refers to several times is read once (budget.ts).
  */
+import { BUDGET, tooManyItems, type WorkBudget } from "./budget";
 import { InterchangeError, unreadable } from "./errors";
 import { readQtiItem } from "./qti-item";
 import type { ImportedItem, ImportResult } from "./types";
@@ -10,11 +13,11 @@ import { child, decodeText, descendants, parseXml, textOf, type XmlElement } fro
 import { readZip, scanZip } from "./zip";
 
 const isQti3 = (text: string) => /<qti-assessment-(item|test)\b/.test(text);
-const parseQti = (text: string) => parseXml(text, { qti3Names: isQti3(text) });
+const parseQti = (text: string, budget: WorkBudget) => parseXml(text, { qti3Names: isQti3(text), budget });
 
-export function readQtiXml(bytes: Uint8Array): ImportResult {
-  const root = parseQti(decodeText(bytes));
-  if (root.name === "assessmentItem") return { format: "qti", items: [readQtiItem(root, { position: 1 })] };
+export function readQtiXml(bytes: Uint8Array, budget: WorkBudget): ImportResult {
+  const root = parseQti(decodeText(bytes), budget);
+  if (root.name === "assessmentItem") return { format: "qti", items: [readQtiItem(root, { position: 1, budget })] };
   if (root.name === "assessmentTest")
     throw unreadable("A QTI test refers to its items' files: upload the content package (zip) that holds them.");
   throw unreadable(`Not a QTI item: the root element is <${root.name}>.`);
@@ -44,21 +47,21 @@ const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
 /**
  * A package is read in three passes over the zip, so that its memory is one entry at a time, not
- * the sum of its XML: every XML entry inflated and counted (a bomb is refused here) with only the
- * manifests kept; then the test; then the items, each parsed as it is inflated and dropped.
+ * the sum of its XML: the manifests; then the test; then the items, each parsed as it is inflated
+ * and dropped. Entries no pass wants are never inflated, and every byte inflated, over the three
+ * passes, counts against one budget.
  */
-export function readQtiPackage(bytes: Uint8Array): ImportResult {
+export function readQtiPackage(bytes: Uint8Array, budget: WorkBudget): ImportResult {
   const manifests = new Map<string, Uint8Array>();
   scanZip(
     bytes,
-    (name) => /\.xml$/i.test(name),
-    (name, data) => {
-      if (/(^|\/)imsmanifest\.xml$/i.test(name)) manifests.set(name, data);
-    },
+    (name) => /(^|\/)imsmanifest\.xml$/i.test(name),
+    (name, data) => manifests.set(name, data),
+    budget,
   );
   const manifestPath = [...manifests.keys()].sort((a, b) => a.length - b.length)[0];
   if (!manifestPath) throw unreadable("The zip is not an IMS content package: it has no imsmanifest.xml.");
-  const manifest = parseXml(decodeText(manifests.get(manifestPath) as Uint8Array));
+  const manifest = parseXml(decodeText(manifests.get(manifestPath) as Uint8Array), { budget });
   manifests.clear();
   const root = folderOf(manifestPath);
   const resources = descendants(manifest, "resource");
@@ -76,32 +79,49 @@ export function readQtiPackage(bytes: Uint8Array): ImportResult {
   let itemPaths: (string | undefined)[];
   if (test) {
     const path = hrefOf(test);
-    const source = path ? readZip(bytes, (name) => name === path).get(path) : undefined;
+    const source = path ? readZip(bytes, (name) => name === path, budget).get(path) : undefined;
     if (!path || !source) throw unreadable(`The manifest names the test "${test.attrs.href}", which the package does not hold.`);
-    const t = parseQti(decodeText(source));
+    const t = parseQti(decodeText(source), budget);
     title = t.attrs.title?.trim() || undefined;
-    itemPaths = descendants(t, "assessmentItemRef").map((ref) => resolve(folderOf(path), ref.attrs.href ?? ""));
+    const refs = descendants(t, "assessmentItemRef");
+    if (refs.length > BUDGET.items) throw tooManyItems(`${refs.length} references to`);
+    itemPaths = refs.map((ref) => resolve(folderOf(path), ref.attrs.href ?? ""));
   } else {
     itemPaths = resources.filter((r) => /imsqti_item/i.test(r.attrs.type ?? "")).map(hrefOf);
+    if (itemPaths.length > BUDGET.items) throw tooManyItems(itemPaths.length);
   }
   title ??= textOf(descendants(descendants(manifest, "general")[0] ?? manifest, "title")[0]).trim() || undefined;
   if (itemPaths.length === 0) throw unreadable("The package lists no QTI items.");
-  // Each item parsed as it is inflated, at every place the test refers to it.
-  const positions = new Map<string, number[]>();
+  // Each item file read once, as it is inflated, with the first place the test refers to it.
+  const first = new Map<string, number>();
   itemPaths.forEach((path, i) => {
-    if (path) positions.set(path, [...(positions.get(path) ?? []), i + 1]);
+    if (path && !first.has(path)) first.set(path, i + 1);
   });
-  const read = new Map<number, ImportedItem>();
+  const read = new Map<string, Packaged>();
   scanZip(
     bytes,
-    (name) => positions.has(name),
-    (name, data) => {
-      const source = decodeText(data);
-      for (const position of positions.get(name) ?? []) read.set(position, readPackagedItem(name, source, position, tagsByPath));
-    },
+    (name) => first.has(name),
+    (name, data) => read.set(name, readPackagedItem(name, decodeText(data), first.get(name) ?? 1, tagsByPath, budget)),
+    budget,
   );
-  const items = itemPaths.map((path, i) => read.get(i + 1) ?? readPackagedItem(path, undefined, i + 1, tagsByPath));
+  const items = itemPaths.map((path, i) => {
+    const once = path === undefined ? undefined : read.get(path);
+    return once ? placed(once, i + 1) : readPackagedItem(path, undefined, i + 1, tagsByPath, budget).item;
+  });
   return { format: "qti", ...(title ? { title } : {}), items };
+}
+
+/** An item as read, and whether its source id is the place it was read at (the item has no identifier). */
+interface Packaged {
+  item: ImportedItem;
+  positional: boolean;
+}
+
+/** An item read once, at another place the test refers to it: its own report entry, the question shared (nothing changes it). */
+function placed({ item, positional }: Packaged, position: number): ImportedItem {
+  const entry = { ...item.entry, notes: [...item.entry.notes] };
+  if (positional) entry.source_id = String(position);
+  return item.question ? { entry, question: item.question } : { entry };
 }
 
 /** A resource's xml:base, if any, as a folder. */
@@ -115,7 +135,8 @@ function readPackagedItem(
   source: string | undefined,
   position: number,
   tags: Map<string, string[]>,
-): ImportedItem {
+  budget: WorkBudget,
+): Packaged {
   const id = {
     source_id:
       path
@@ -123,16 +144,17 @@ function readPackagedItem(
         .pop()
         ?.replace(/\.xml$/i, "") ?? String(position),
   };
-  if (!path || source === undefined)
-    return { entry: { ...id, status: "skipped", notes: [`Skipped: the item file "${path ?? "?"}" is not in the package.`] } };
+  const skipped = (note: string): Packaged => ({
+    item: { entry: { ...id, status: "skipped", notes: [note] } },
+    positional: false,
+  });
+  if (!path || source === undefined) return skipped(`Skipped: the item file "${path ?? "?"}" is not in the package.`);
   try {
-    const root = parseQti(source);
-    if (root.name !== "assessmentItem")
-      return { entry: { ...id, status: "skipped", notes: [`Skipped: "${path}" is not a QTI item.`] } };
-    return readQtiItem(root, { position, tags: tags.get(path) });
+    const root = parseQti(source, budget);
+    if (root.name !== "assessmentItem") return skipped(`Skipped: "${path}" is not a QTI item.`);
+    return { item: readQtiItem(root, { position, tags: tags.get(path), budget }), positional: !root.attrs.identifier };
   } catch (error) {
-    if (error instanceof InterchangeError && error.code === "unreadable_file")
-      return { entry: { ...id, status: "skipped", notes: [`Skipped: ${error.detail}`] } };
+    if (error instanceof InterchangeError && error.code === "unreadable_file") return skipped(`Skipped: ${error.detail}`);
     throw error;
   }
 }

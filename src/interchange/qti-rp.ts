@@ -4,7 +4,11 @@
  * scores probe responses with it and with the service's grading, so "imported" means the two
  * agree on every probe, not that a pattern looked familiar. An element it does not know throws
  * Unsupported: the item is then graded right-or-wrong against its correct response, and says so.
+ * Every expression evaluated, rule run and value compared is a step charged to the read's budget
+ * (budget.ts), and comparisons are linear in the values' sizes, so no processing can make the
+ * probes costly.
  */
+import type { WorkBudget } from "./budget";
 import { child, elements, textOf, type XmlElement } from "./xml";
 
 type Scalar = string | number | boolean;
@@ -71,36 +75,77 @@ export function declaration(e: XmlElement): Declaration {
 
 const itemsOf = (v: QtiValue): Scalar[] => (v === null ? [] : typeof v === "object" ? v.items : [v]);
 const isNull = (v: QtiValue) => v === null || v === "" || (typeof v === "object" && v.items.length === 0);
-const samePair = (a: Scalar, b: Scalar, baseType: string) =>
-  baseType === "pair" ? String(a).split(" ").sort().join(" ") === String(b).split(" ").sort().join(" ") : a === b;
+/** What two values of `baseType` are compared by: a pair's two members in order, any other value itself. */
+const keyOf = (x: Scalar, baseType: string): Scalar => (baseType === "pair" ? String(x).split(" ").sort().join(" ") : x);
+/** Whether `x` can equal anything: NaN equals nothing (as with ===), though a Map would find it. */
+const comparable = (x: Scalar) => !(typeof x === "number" && Number.isNaN(x));
+const samePair = (a: Scalar, b: Scalar, baseType: string) => keyOf(a, baseType) === keyOf(b, baseType);
 
-function equalValues(a: QtiValue, b: QtiValue, baseType: string): boolean {
+type Spend = (steps: number) => void;
+
+function equalValues(a: QtiValue, b: QtiValue, baseType: string, spend: Spend): boolean {
   if (isNull(a) || isNull(b)) return false;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null)
     return typeof a !== "object" && typeof b !== "object" && samePair(a as Scalar, b as Scalar, baseType);
   if (a.items.length !== b.items.length) return false;
+  spend(a.items.length);
   if (a.card === "ordered") return a.items.every((x, i) => samePair(x, b.items[i] as Scalar, baseType));
-  const rest = [...b.items];
+  // The same multiset: each member of `a` takes one equal member of `b`.
+  const left = new Map<Scalar, number>();
+  for (const y of b.items) if (comparable(y)) left.set(keyOf(y, baseType), (left.get(keyOf(y, baseType)) ?? 0) + 1);
   return a.items.every((x) => {
-    const at = rest.findIndex((y) => samePair(x, y, baseType));
-    return at >= 0 && rest.splice(at, 1).length === 1;
+    const key = keyOf(x, baseType);
+    const n = comparable(x) ? (left.get(key) ?? 0) : 0;
+    left.set(key, n - 1);
+    return n > 0;
   });
 }
 
+type Mapping = NonNullable<Declaration["mapping"]>;
+type MapEntry = Mapping["entries"][number];
+
+/** A mapping's first entry for each key, found in one lookup (case-insensitive string entries by their lower case). */
+const lookups = new WeakMap<Mapping, (r: Scalar) => MapEntry | undefined>();
+
+function lookup(d: Declaration & { mapping: Mapping }, spend: Spend) {
+  const cached = lookups.get(d.mapping);
+  if (cached) return cached;
+  spend(d.mapping.entries.length);
+  const exact = new Map<Scalar, number>();
+  const folded = new Map<string, number>();
+  d.mapping.entries.forEach((m, i) => {
+    if (d.baseType === "string" && !m.caseSensitive) {
+      if (!folded.has(m.key.toLowerCase())) folded.set(m.key.toLowerCase(), i);
+      return;
+    }
+    const key = scalar(m.key, d.baseType);
+    if (comparable(key) && !exact.has(keyOf(key, d.baseType))) exact.set(keyOf(key, d.baseType), i);
+  });
+  const find = (r: Scalar) => {
+    const a = comparable(r) ? exact.get(keyOf(r, d.baseType)) : undefined;
+    const b = d.baseType === "string" ? folded.get(String(r).toLowerCase()) : undefined;
+    const at = a === undefined ? b : b === undefined ? a : Math.min(a, b);
+    return at === undefined ? undefined : d.mapping.entries[at];
+  };
+  lookups.set(d.mapping, find);
+  return find;
+}
+
 /** The mapped value of a response: each distinct key once, unmapped ones at the default, clamped to the bounds. */
-function mapResponse(d: Declaration, response: QtiValue): number {
+function mapResponse(d: Declaration, response: QtiValue, spend: Spend): number {
   if (!d.mapping) throw new Unsupported("mapResponse without a mapping");
-  const { entries, defaultValue, lower, upper } = d.mapping;
-  const seen: Scalar[] = [];
+  const { defaultValue, lower, upper } = d.mapping;
+  const find = lookup(d as Declaration & { mapping: Mapping }, spend);
+  const items = itemsOf(response);
+  spend(items.length);
+  const seen = new Set<Scalar>();
   let total = 0;
-  for (const r of itemsOf(response)) {
-    if (seen.some((s) => samePair(s, r, d.baseType))) continue;
-    seen.push(r);
-    const entry = entries.find((m) =>
-      d.baseType === "string" && !m.caseSensitive
-        ? m.key.toLowerCase() === String(r).toLowerCase()
-        : samePair(scalar(m.key, d.baseType), r, d.baseType),
-    );
+  for (const r of items) {
+    if (comparable(r)) {
+      if (seen.has(keyOf(r, d.baseType))) continue;
+      seen.add(keyOf(r, d.baseType));
+    }
+    const entry = find(r);
     total += entry ? entry.value : defaultValue;
   }
   if (lower !== undefined) total = Math.max(lower, total);
@@ -112,63 +157,73 @@ export interface Run {
   declarations: Map<string, Declaration>;
   responses: Map<string, QtiValue>;
   outcomes: Map<string, QtiValue>;
+  /** Charged a step per expression, rule and compared value. */
+  budget?: WorkBudget;
 }
+
+const spender =
+  (run: Run): Spend =>
+  (steps) =>
+    run.budget?.spend("evaluationSteps", steps);
 
 class Exit {}
 
+// Helpers of evaluate at the top level, not closures made on every call: it is the importer's hottest code.
+const argsOf = (e: XmlElement, run: Run) => elements(e).map((c) => evaluate(c, run));
+const numsOf = (e: XmlElement, run: Run) => argsOf(e, run).map((v) => Number(itemsOf(v)[0] ?? Number.NaN));
+const declOf = (e: XmlElement, run: Run) => run.declarations.get(e.attrs.identifier ?? "");
+
 function evaluate(e: XmlElement, run: Run): QtiValue {
-  const args = () => elements(e).map((c) => evaluate(c, run));
-  const nums = () => args().map((v) => Number(itemsOf(v)[0] ?? Number.NaN));
-  const decl = () => run.declarations.get(e.attrs.identifier ?? "");
+  run.budget?.spend("evaluationSteps");
   switch (e.name) {
     case "variable":
       return run.responses.get(e.attrs.identifier ?? "") ?? run.outcomes.get(e.attrs.identifier ?? "") ?? null;
     case "correct":
-      return decl()?.correct ?? null;
+      return declOf(e, run)?.correct ?? null;
     case "baseValue":
       return scalar(textOf(e), e.attrs.baseType ?? "string");
     case "null":
       return null;
     case "isNull":
-      return isNull(args()[0] ?? null);
+      return isNull(argsOf(e, run)[0] ?? null);
     case "match": {
-      const [a = null, b = null] = args();
+      const [a = null, b = null] = argsOf(e, run);
       const first = elements(e)[0];
       const baseType = run.declarations.get(first?.attrs.identifier ?? "")?.baseType ?? "identifier";
-      return equalValues(a, b, baseType);
+      return equalValues(a, b, baseType, spender(run));
     }
     case "mapResponse": {
-      const d = decl();
+      const d = declOf(e, run);
       if (!d) throw new Unsupported("mapResponse of an unknown response");
-      return mapResponse(d, run.responses.get(d.identifier) ?? null);
+      return mapResponse(d, run.responses.get(d.identifier) ?? null, spender(run));
     }
     case "and":
-      return args().every((v) => v === true);
+      return argsOf(e, run).every((v) => v === true);
     case "or":
-      return args().some((v) => v === true);
+      return argsOf(e, run).some((v) => v === true);
     case "not":
-      return args()[0] !== true;
+      return argsOf(e, run)[0] !== true;
     case "sum":
-      return nums().reduce((a, b) => a + b, 0);
+      return numsOf(e, run).reduce((a, b) => a + b, 0);
     case "product":
-      return nums().reduce((a, b) => a * b, 1);
+      return numsOf(e, run).reduce((a, b) => a * b, 1);
     case "subtract": {
-      const [a = 0, b = 0] = nums();
+      const [a = 0, b = 0] = numsOf(e, run);
       return a - b;
     }
     case "divide": {
-      const [a = 0, b = 1] = nums();
+      const [a = 0, b = 1] = numsOf(e, run);
       return a / b;
     }
     case "gt":
     case "gte":
     case "lt":
     case "lte": {
-      const [a = Number.NaN, b = Number.NaN] = nums();
+      const [a = Number.NaN, b = Number.NaN] = numsOf(e, run);
       return e.name === "gt" ? a > b : e.name === "gte" ? a >= b : e.name === "lt" ? a < b : a <= b;
     }
     case "equal": {
-      const [a = Number.NaN, b = Number.NaN] = nums();
+      const [a = Number.NaN, b = Number.NaN] = numsOf(e, run);
       const mode = e.attrs.toleranceMode ?? "exact";
       if (mode === "exact") return a === b;
       const [t0 = 0, t1 = t0] = (e.attrs.tolerance ?? "0").trim().split(/\s+/).map(Number);
@@ -178,20 +233,27 @@ function evaluate(e: XmlElement, run: Run): QtiValue {
       return lowOk && highOk;
     }
     case "member": {
-      const [x = null, container = null] = args();
+      const [x = null, container = null] = argsOf(e, run);
+      run.budget?.spend("evaluationSteps", itemsOf(container).length);
       return itemsOf(container).some((y) => itemsOf(x)[0] === y);
     }
     case "index": {
       const n = Number(e.attrs.n ?? 1);
-      return itemsOf(args()[0] ?? null)[n - 1] ?? null;
+      return itemsOf(argsOf(e, run)[0] ?? null)[n - 1] ?? null;
     }
     case "multiple":
-    case "ordered":
-      return { card: e.name, items: args().flatMap(itemsOf) };
+    case "ordered": {
+      const parts = argsOf(e, run).map(itemsOf);
+      run.budget?.spend(
+        "evaluationSteps",
+        parts.reduce((n, p) => n + p.length, 0),
+      );
+      return { card: e.name, items: parts.flat() };
+    }
     case "containerSize":
-      return itemsOf(args()[0] ?? null).length;
+      return itemsOf(argsOf(e, run)[0] ?? null).length;
     case "stringMatch": {
-      const [a = null, b = null] = args();
+      const [a = null, b = null] = argsOf(e, run);
       if (isNull(a) || isNull(b)) return false;
       const sensitive = e.attrs.caseSensitive !== "false";
       return sensitive ? String(a) === String(b) : String(a).toLowerCase() === String(b).toLowerCase();
@@ -203,6 +265,7 @@ function evaluate(e: XmlElement, run: Run): QtiValue {
 
 function execute(rules: XmlElement[], run: Run): void {
   for (const rule of rules) {
+    run.budget?.spend("evaluationSteps");
     switch (rule.name) {
       case "responseCondition": {
         for (const branch of elements(rule)) {
@@ -251,9 +314,9 @@ export function score(rp: XmlElement | undefined, run: Run): number {
   const d = run.declarations.get("RESPONSE");
   if (template === "match_correct" || (!template && (!rp || elements(rp).length === 0))) {
     if (!d) throw new Unsupported("no RESPONSE declaration");
-    return equalValues(response, d.correct, d.baseType) ? 1 : 0;
+    return equalValues(response, d.correct, d.baseType, spender(run)) ? 1 : 0;
   }
-  if (template === "map_response") return d && !isNull(response) ? mapResponse(d, response) : 0;
+  if (template === "map_response") return d && !isNull(response) ? mapResponse(d, response, spender(run)) : 0;
   if (template === "map_response_point") throw new Unsupported("map_response_point (an area mapping)");
   try {
     execute(elements(rp as XmlElement), run);

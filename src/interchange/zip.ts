@@ -2,14 +2,16 @@
  * Safe zip reading and plain zip writing with fflate. An upload is refused (`unsafe_package`)
  * when its central directory lists more than MAX_ENTRIES entries, an entry path that could leave
  * its folder, or more than MAX_UNCOMPRESSED_BYTES in total; the entries read are then inflated
- * in small steps and counted as they come out, so a zip bomb that lies about its sizes is
- * stopped at the limit, never after.
+ * in small steps and counted as they come out against the read's budget (budget.ts: the bytes of
+ * every entry read, over every pass), so a zip bomb that lies about its sizes is stopped at the
+ * limit, never after, and reading a package again cannot multiply it.
  */
 import { type AsyncFlateStreamHandler, Inflate, Unzip, type UnzipFile, unzipSync, zipSync } from "fflate";
+import { BUDGET, WorkBudget } from "./budget";
 import { InterchangeError, unreadable } from "./errors";
 
 export const MAX_ENTRIES = 1_000;
-export const MAX_UNCOMPRESSED_BYTES = 100 * 1024 * 1024;
+export const MAX_UNCOMPRESSED_BYTES = BUDGET.inflatedBytes;
 /** The most of one entry kept in memory: no question file is near it, and a bomb's bytes are counted, not kept. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 /** Compressed bytes fed to the inflater at a time: deflate expands at most ~1 032×, so ≤ ~1 MiB out per step. */
@@ -26,9 +28,13 @@ function isUnsafeEntryPath(name: string): boolean {
 export const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 3 && bytes[3] === 4;
 
 /** The entries of a zip that `wanted` selects, inflated, by name (see scanZip). */
-export function readZip(bytes: Uint8Array, wanted: (name: string) => boolean): Map<string, Uint8Array> {
+export function readZip(
+  bytes: Uint8Array,
+  wanted: (name: string) => boolean,
+  budget = new WorkBudget(),
+): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
-  scanZip(bytes, wanted, (name, data) => out.set(name, data));
+  scanZip(bytes, wanted, (name, data) => out.set(name, data), budget);
   return out;
 }
 
@@ -38,7 +44,12 @@ export function readZip(bytes: Uint8Array, wanted: (name: string) => boolean): M
  * so a package's memory is its largest entry, not its sum. Every entry's name and count are
  * checked first, whatever is wanted, and every byte inflated is counted against the limit.
  */
-export function scanZip(bytes: Uint8Array, wanted: (name: string) => boolean, onEntry: (name: string, data: Uint8Array) => void) {
+export function scanZip(
+  bytes: Uint8Array,
+  wanted: (name: string) => boolean,
+  onEntry: (name: string, data: Uint8Array) => void,
+  budget = new WorkBudget(),
+) {
   const listed: { name: string; originalSize: number }[] = [];
   try {
     unzipSync(bytes, {
@@ -60,11 +71,7 @@ export function scanZip(bytes: Uint8Array, wanted: (name: string) => boolean, on
   if (declared > MAX_UNCOMPRESSED_BYTES) throw unsafe("The package holds more than 100 MiB uncompressed.");
   const names = new Set(listed.map((f) => f.name));
 
-  let inflated = 0;
-  const count = (n: number) => {
-    inflated += n;
-    if (inflated > MAX_UNCOMPRESSED_BYTES) throw unsafe("The package inflates to more than 100 MiB.");
-  };
+  const count = (n: number) => budget.spend("inflatedBytes", n);
   // Feeds the compressed bytes in small steps, so no step can produce more than about a MiB.
   class SteppedInflate {
     static compression = 8;
@@ -79,6 +86,8 @@ export function scanZip(bytes: Uint8Array, wanted: (name: string) => boolean, on
 
   const seen = new Set<string>();
   const pending = new Set<string>();
+  // What the caller's reading of an entry threw passes through as it is: it says nothing of the zip.
+  let entryError: unknown;
   const unzip = new Unzip((file: UnzipFile) => {
     if (!names.has(file.name) || !wanted(file.name) || seen.has(file.name)) return;
     seen.add(file.name);
@@ -94,7 +103,12 @@ export function scanZip(bytes: Uint8Array, wanted: (name: string) => boolean, on
         pending.delete(file.name);
         if (size > MAX_ENTRY_BYTES)
           throw unreadable(`The entry "${file.name}" is over 16 MiB uncompressed, more than any question file.`);
-        onEntry(file.name, concat(chunks));
+        try {
+          onEntry(file.name, concat(chunks));
+        } catch (error) {
+          entryError = error;
+          throw error;
+        }
       }
     };
     file.start();
@@ -103,7 +117,7 @@ export function scanZip(bytes: Uint8Array, wanted: (name: string) => boolean, on
   try {
     unzip.push(bytes, true);
   } catch (error) {
-    if (error instanceof InterchangeError) throw error;
+    if (error instanceof InterchangeError || (entryError !== undefined && error === entryError)) throw error;
     throw unreadable(`Not a readable zip file (${(error as Error).message}).`);
   }
   if (pending.size > 0) throw unreadable(`The entry "${[...pending][0]}" is truncated.`);

@@ -1,6 +1,6 @@
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { fileSlug, IMPORT_MEDIA_TYPES, recogniseFormat } from "../../src/interchange";
+import { fileSlug, IMPORT_MEDIA_TYPES, RECOGNISE_PREFIX_BYTES, recogniseFormat } from "../../src/interchange";
 import { AIKEN, bytes, GIFT, MOODLE, QTI } from "./fixtures";
 
 describe("recognising an upload's format", () => {
@@ -31,6 +31,37 @@ describe("recognising an upload's format", () => {
     expect(() => recogniseFormat(data, mediaType)).toThrowError(
       expect.objectContaining({ code: "unknown_format" }) as unknown as Error,
     );
+  });
+});
+
+describe("recognition reads the file's first 64 KiB only", () => {
+  const padded = (pad: number, text: string) => bytes(`${" ".repeat(pad)}${text}`);
+
+  it("marks within the prefix are found, marks past it are not (name the format instead)", () => {
+    expect(recogniseFormat(padded(RECOGNISE_PREFIX_BYTES - 100, "<quiz/>"), "application/xml")).toBe("moodle_xml");
+    expect(() => recogniseFormat(padded(RECOGNISE_PREFIX_BYTES, "<quiz/>"), "application/xml")).toThrowError(
+      expect.objectContaining({ code: "unknown_format" }) as unknown as Error,
+    );
+    expect(recogniseFormat(bytes(`${"\n".repeat(RECOGNISE_PREFIX_BYTES - 100)}::Q:: Yes? {T}`), "text/plain")).toBe("gift");
+  });
+
+  it("a character cut by the prefix's end, or bytes past it that are not text, do not change what the start says", () => {
+    const text = bytes(`::Q:: Yes? {T}\n${"é".repeat(RECOGNISE_PREFIX_BYTES)}`);
+    expect(recogniseFormat(text, "text/plain")).toBe("gift");
+    const broken = new Uint8Array(RECOGNISE_PREFIX_BYTES + 10);
+    broken.set(bytes("<quiz>"));
+    broken.fill(0x20, 6, RECOGNISE_PREFIX_BYTES);
+    broken.fill(0xff, RECOGNISE_PREFIX_BYTES);
+    expect(recogniseFormat(broken, "application/xml")).toBe("moodle_xml");
+  });
+
+  it("Aiken options written without a space after their letter are Aiken, as in Moodle", () => {
+    expect(recogniseFormat(bytes("Which?\nA)One\nB)Two\nANSWER: B"), "text/plain")).toBe("aiken");
+  });
+
+  it("a root past a DOCTYPE with an internal subset, comments and processing instructions", () => {
+    const xml = `<?xml version="1.0"?>\n<!-- a --><?pi x?><!DOCTYPE quiz [ <!ENTITY a "b"> ] >\n<quiz/>`;
+    expect(recogniseFormat(bytes(xml), "application/xml")).toBe("moodle_xml");
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { InterchangeError, type InterchangeErrorCode, readQuestionBank } from "../../src/interchange";
 import { MAX_ENTRIES, MAX_UNCOMPRESSED_BYTES } from "../../src/interchange/zip";
 import { bytes, QTI } from "./fixtures";
-import { deflatedZeros, rawZip } from "./zips";
+import { BOMB_MANIFEST, deflatedZeros, rawZip } from "./zips";
 
 /** The refusal's code, or "none" when the read went through. */
 function refusal(read: () => unknown): InterchangeErrorCode | "none" {
@@ -47,6 +47,62 @@ describe("unsafe XML is refused, never expanded", () => {
   });
 });
 
+describe("the XML reader decides from its own tokens, and every failure is a refusal with a code", () => {
+  const HIDDEN_DOCTYPE = `<quiz a="<!--"><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]><b c="-->"/>&x;</quiz>`;
+
+  it("a DOCTYPE behind a “comment” that opens inside an attribute value → unsafe_xml", () => {
+    expect(
+      refusal(() => readQuestionBank(bytes(`<quiz a="<!--"><!DOCTYPE x><b c="-->"/></quiz>`), { format: "moodle_xml" })),
+    ).toBe("unsafe_xml");
+    expect(refusal(() => readQuestionBank(bytes(HIDDEN_DOCTYPE), { format: "moodle_xml" }))).toBe("unsafe_xml");
+    expect(refusal(() => readQuestionBank(manifestZip({ "items/order-v3.xml": bytes(HIDDEN_DOCTYPE) })))).toBe("unsafe_xml");
+  });
+
+  it("elements nested deeper than 100 → unreadable_file naming the limit", () => {
+    const deep = (n: number) => `<quiz>${"<a>".repeat(n)}${"</a>".repeat(n)}</quiz>`;
+    expect(readQuestionBank(bytes(deep(99)), { format: "moodle_xml" }).items).toEqual([]);
+    expect(() => readQuestionBank(bytes(deep(100)), { format: "moodle_xml" })).toThrowError(
+      expect.objectContaining({
+        code: "unreadable_file",
+        detail: expect.stringContaining("nested deeper than 100"),
+      }) as unknown as Error,
+    );
+  });
+
+  it("attributes named __proto__, constructor or prototype are attributes like any other, and the file reads", () => {
+    const xml = `<quiz __proto__="x" constructor="y"><question type="essay" prototype="z" __proto__="w"><name><text>Proto</text></name>
+      <questiontext format="html"><text>Why &amp;constructor; and &constructor;?</text></questiontext></question></quiz>`;
+    const result = readQuestionBank(bytes(xml), { format: "moodle_xml" });
+    expect(result.items.map((i) => [i.entry.source_id, i.entry.status])).toEqual([["Proto", "imported"]]);
+    expect(result.items[0]?.question?.prompt).toBe("Why &constructor; and &constructor;?");
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it("a question type or element named like an object's own properties is just an unknown name", () => {
+    const xml = `<quiz><question type="constructor"><name><text>C</text></name></question><question type="toString"><name><text>T</text></name></question></quiz>`;
+    expect(readQuestionBank(bytes(xml), { format: "moodle_xml" }).items.map((i) => i.entry.notes)).toEqual([
+      ['Skipped: the question type "constructor" is not supported.'],
+      ['Skipped: the question type "toString" is not supported.'],
+    ]);
+  });
+
+  it.each([
+    ["an unclosed element", "<quiz><question>"],
+    ["a second root", "<quiz/><quiz/>"],
+    ["text after the root", "<quiz/>trailing"],
+    ["a repeated attribute", '<quiz a="1" a="2"/>'],
+    ["an attribute without a value", "<quiz a/>"],
+    ["an unquoted value", "<quiz a=1/>"],
+    ["an unclosed comment", "<quiz><!-- x</quiz>"],
+    ["an unclosed CDATA section", "<quiz><![CDATA[x</quiz>"],
+    ["another markup declaration", "<quiz><!ELEMENT x ANY></quiz>"],
+    ["mismatched end tags", "<quiz><a></b></quiz>"],
+    ["nothing but a declaration", '<?xml version="1.0"?>'],
+  ])("%s → unreadable_file", (_, xml) => {
+    expect(refusal(() => readQuestionBank(bytes(xml), { format: "moodle_xml" }))).toBe("unreadable_file");
+  });
+});
+
 describe("unsafe packages are refused", () => {
   const stored = (name: string, text = "<x/>") => {
     const data = bytes(text);
@@ -78,7 +134,7 @@ describe("unsafe packages are refused", () => {
     const bomb = { name: "items/bomb.xml", data: deflatedZeros(101), method: 8 as const, crc: 0, size: 1024 };
     const error = (() => {
       try {
-        readQuestionBank(rawZip([stored("imsmanifest.xml"), bomb]));
+        readQuestionBank(rawZip([stored("imsmanifest.xml", BOMB_MANIFEST), bomb]));
       } catch (e) {
         return e as InterchangeError;
       }

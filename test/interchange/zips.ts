@@ -3,6 +3,9 @@ import { bytes } from "./fixtures";
 
 /** Hostile zips for the safety tests (here and through POST /v1/imports). */
 
+/** A manifest naming items/bomb.xml as its item: entries no pass reads are never inflated, so a bomb must be read to go off. */
+export const BOMB_MANIFEST = `<manifest><resources><resource identifier="B" type="imsqti_item_xmlv2p1" href="items/bomb.xml"/></resources></manifest>`;
+
 /** A zip written byte by byte, so an entry can lie about its size or carry any path. */
 export function rawZip(entries: { name: string; data: Uint8Array; method: 0 | 8; crc: number; size: number }[]): Uint8Array {
   const parts: Uint8Array[] = [];

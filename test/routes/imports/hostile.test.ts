@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { bytes, QTI } from "../../interchange/fixtures";
-import { deflatedZeros, rawZip } from "../../interchange/zips";
+import { BOMB_MANIFEST, deflatedZeros, rawZip } from "../../interchange/zips";
 import { type Answer, call, expectProblem } from "../../support/call";
 import { finished, fixturePackage, footprint, upload } from "./helpers";
 
@@ -78,7 +78,10 @@ const JOB_FAILURES: [string, () => Uint8Array, string, string, string][] = [
   [
     "a zip bomb that lies about its size",
     () =>
-      rawZip([stored("imsmanifest.xml"), { name: "items/bomb.xml", data: deflatedZeros(101), method: 8, crc: 0, size: 1024 }]),
+      rawZip([
+        stored("imsmanifest.xml", BOMB_MANIFEST),
+        { name: "items/bomb.xml", data: deflatedZeros(101), method: 8, crc: 0, size: 1024 },
+      ]),
     "application/zip",
     "",
     "unsafe_package",
