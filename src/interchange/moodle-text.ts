@@ -62,44 +62,106 @@ const KINDS: Record<string, ClozePart["kind"]> = {
   MRHS: "multi",
 };
 
-/** `{weight:TYPE:answers}`; answers may escape "}" "~" "#" with a backslash. */
-const CLOZE = /\{(\d*):([A-Z_]+):((?:\\.|[^\\}])*)\}/g;
-/** Where each embedded answer stood, once the text around it has been reduced to plain text. */
+/**
+ * Where each embedded answer stood, once the text around it has been reduced to plain text. The
+ * text's own characters U+E010–U+E012 are set apart first (U+E012, then the character moved up by
+ * 3), so none passes for a marker; `restoreCloze` gives them back.
+ */
 const clozeMarker = (i: number) => `\ue010${i}\ue011`;
 export const CLOZE_MARKER = /\ue010(\d+)\ue011/g;
+const setApart = (s: string) => s.replace(/[\ue010-\ue012]/g, (c) => `\ue012${String.fromCharCode(c.charCodeAt(0) + 3)}`);
+export const restoreCloze = (s: string) => s.replace(/\ue012[\ue013-\ue015]/g, (c) => String.fromCharCode(c.charCodeAt(1) - 3));
 
-const unescapeCloze = (s: string) => s.replace(/\\([}~#\\/"])/g, "$1");
+/** What starts an embedded answer: `{weight:TYPE:` (Moodle's ANSWER_START_REGEX, any upper-case type). */
+const CLOZE_START = /\{(\d*):([A-Z_]+):/y;
+/** A fraction at the start of an answer: "=" or "%50%" (Moodle takes "," for the decimal point too). */
+const FRACTION = /^%(-?\d+(?:[.,]\d*)?)%/;
 
-/** The embedded answers of a Cloze text, and the text with a marker in the place of each. */
-export function splitCloze(html: string): { text: string; parts: (ClozePart | undefined)[] } {
+/**
+ * An embedded answer's text or feedback as Moodle's qtype_multianswer takes it: entities decoded
+ * (`decode`), then "\}" and "\#" unescaped, in that order. Nothing else is an escape.
+ */
+export const readClozeText = (raw: string, decode: (s: string) => string) =>
+  decode(raw).replaceAll("\\}", "}").replaceAll("\\#", "#");
+
+interface RawAnswer {
+  weight: number;
+  text: string;
+  feedback: string;
+}
+
+/**
+ * The answers of the embedded answer whose body starts at `from`, and where it ends (after its
+ * "}"), or undefined when nothing closes it. As Moodle's ANSWER_ALTERNATIVE_REGEX: an answer ends
+ * at a "~", "#" or "}" not after "\\", "&" or "&amp;" (so entities such as "&#35;" are text); its
+ * feedback after "#" ends at a "~" or "}" not after "\\".
+ */
+function clozeBody(s: string, from: number): { answers: RawAnswer[]; end: number } | undefined {
+  const answers: RawAnswer[] = [];
+  let answer: string | undefined;
+  let segment = from;
+  const push = (feedback: string) => {
+    let text = (answer ?? "").trim();
+    let weight = 0;
+    if (text.startsWith("=")) {
+      weight = 1;
+      text = text.slice(1);
+    } else {
+      const w = FRACTION.exec(text);
+      if (w) {
+        weight = Number(w[1]?.replace(",", ".")) / 100;
+        text = text.slice(w[0].length);
+      }
+    }
+    answers.push({ weight, text, feedback });
+    answer = undefined;
+  };
+  for (let i = from; i < s.length; i++) {
+    const c = s[i];
+    // While `answer` is undefined the answer is being read, afterwards its feedback.
+    const inAnswer = answer === undefined;
+    if (c !== "~" && c !== "}" && !(c === "#" && inAnswer)) continue;
+    if (s[i - 1] === "\\" || (inAnswer && (s[i - 1] === "&" || s.startsWith("&amp;", i - 5)))) continue;
+    const part = s.slice(segment, i);
+    segment = i + 1;
+    if (c === "#") {
+      answer = part;
+      continue;
+    }
+    if (inAnswer) answer = part;
+    push(inAnswer ? "" : part);
+    if (c === "}") return { answers, end: i + 1 };
+  }
+  return undefined;
+}
+
+/**
+ * The embedded answers of a Cloze text, and the text with a marker in the place of each. One pass:
+ * an embedded answer that nothing closes ends the search (no later one could be closed either).
+ */
+export function splitCloze(html: string, decode: (s: string) => string): { text: string; parts: (ClozePart | undefined)[] } {
   const parts: (ClozePart | undefined)[] = [];
-  const text = html.replace(CLOZE, (_, weight: string, type: string, body: string) => {
+  let text = "";
+  let from = 0;
+  for (let open = html.indexOf("{"); open >= 0; open = html.indexOf("{", open + 1)) {
+    CLOZE_START.lastIndex = open;
+    const start = CLOZE_START.exec(html);
+    if (!start) continue;
+    const body = clozeBody(html, CLOZE_START.lastIndex);
+    if (!body) break;
+    const [, weight = "", type = ""] = start;
     const kind = KINDS[type];
-    const answers = body
-      .split(/(?<!\\)~/)
-      .map((raw) => {
-        let s = raw.trim();
-        let fraction = 0;
-        if (s.startsWith("=")) {
-          fraction = 1;
-          s = s.slice(1);
-        } else {
-          const w = /^%(-?\d+(?:\.\d+)?)%/.exec(s);
-          if (w) {
-            fraction = Number(w[1]) / 100;
-            s = s.slice(w[0].length);
-          }
-        }
-        const hash = s.search(/(?<!\\)#/);
-        return {
-          text: unescapeCloze(hash >= 0 ? s.slice(0, hash) : s).trim(),
-          weight: fraction,
-          feedback: hash >= 0 ? unescapeCloze(s.slice(hash + 1)).trim() : "",
-        };
-      })
+    const answers = body.answers
+      .map((a) => ({
+        weight: a.weight,
+        text: readClozeText(a.text, decode).trim(),
+        feedback: readClozeText(a.feedback, decode).trim(),
+      }))
       .filter((a) => a.text !== "");
     parts.push(kind ? { weight: weight === "" ? 1 : Number(weight), kind, answers } : undefined);
-    return clozeMarker(parts.length - 1);
-  });
-  return { text, parts };
+    text += setApart(html.slice(from, open)) + clozeMarker(parts.length - 1);
+    from = body.end;
+    open = body.end - 1;
+  }
+  return { text: text + setApart(html.slice(from)), parts };
 }
