@@ -42,11 +42,12 @@ export function commentTags(line: string): string[] {
     const start = line.indexOf("[tag:", from);
     if (start < 0) return tags;
     let lastEscape = -1;
-    let i = start + 5;
-    for (; i < line.length && line[i] !== "]"; i++) {
-      if (line[i] === "\\" && line[i + 1] === "]") lastEscape = i++;
+    let i = line.indexOf("]", start + 5);
+    while (i >= 0 && line[i - 1] === "\\") {
+      lastEscape = i - 1;
+      i = line.indexOf("]", i + 1);
     }
-    if (i < line.length) {
+    if (i >= 0) {
       tags.push(tagText(start + 5, i).trim());
       from = i + 1;
     } else if (lastEscape >= 0) {

@@ -158,9 +158,10 @@ function question(type: string, q: XmlElement, base: Base, notes: string[], loss
       };
     }
     case "matching": {
+      // A subquestion's answer is plain text in Moodle (qtype_match's answertext), whatever the subquestion's format.
       const pairs = elements(q, "subquestion").map((s) => ({
         prompt: moodleText(s, losses),
-        choice: answerText(child(s, "answer") ?? s),
+        choice: oneLine(textOf(child(child(s, "answer"), "text") ?? child(s, "answer"))).trim(),
       }));
       const choiceIds = new Map<string, string>();
       for (const p of pairs) if (p.choice !== "" && !choiceIds.has(p.choice)) choiceIds.set(p.choice, randomId());

@@ -116,11 +116,13 @@ function clozeBody(s: string, from: number): { answers: RawAnswer[]; end: number
     answers.push({ weight, text, feedback });
     answer = undefined;
   };
-  for (let i = from; i < s.length; i++) {
-    const c = s[i];
+  const specials = /[~}#]/g;
+  specials.lastIndex = from;
+  for (let found = specials.exec(s); found; found = specials.exec(s)) {
+    const [i, c] = [found.index, found[0]];
     // While `answer` is undefined the answer is being read, afterwards its feedback.
     const inAnswer = answer === undefined;
-    if (c !== "~" && c !== "}" && !(c === "#" && inAnswer)) continue;
+    if (c === "#" && !inAnswer) continue;
     if (s[i - 1] === "\\" || (inAnswer && (s[i - 1] === "&" || s.startsWith("&amp;", i - 5)))) continue;
     const part = s.slice(segment, i);
     segment = i + 1;

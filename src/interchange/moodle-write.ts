@@ -14,7 +14,8 @@
  */
 import { htmlText } from "./content";
 import { allOrNothingOfMany } from "./export";
-import { shortAnswerPattern } from "./shortanswer";
+import { readClozeText } from "./moodle-text";
+import { readShortAnswer, shortAnswerPattern } from "./shortanswer";
 import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
 import { escapeXml } from "./xml";
 
@@ -48,6 +49,9 @@ const readsBack = (s: string) => {
   const losses = new Set<string>();
   return htmlText(html(s), losses) === s && losses.size === 0;
 };
+/** Whether a Cloze answer in an HTML text reads back as itself (HTML folds runs of spaces and no-break spaces). */
+const answerReadsBack = (answer: string) =>
+  readShortAnswer(readClozeText(clozeAnswer(answer), (s) => htmlText(s, new Set()))).text === answer;
 
 /** A fill-in-the-blanks question as Cloze, or undefined when Moodle could not read its text back. */
 function cloze(q: QuizQuestion & { type: "fill_in_blanks" }, head: string, tail: string): string | undefined {
@@ -62,7 +66,8 @@ function cloze(q: QuizQuestion & { type: "fill_in_blanks" }, head: string, tail:
   if (!CLOZE_SYNTAX.test(q.prompt) && !pieces.some((p, i) => i % 2 === 0 && CLOZE_SYNTAX.test(p)))
     return `<question type="cloze">${head}<questiontext format="plain_text"><text>${xml(q.prompt)}\n${PROMPT_END}${xml(written((s) => s))}</text></questiontext>${tail}</question>`;
   const marked = pieces.map((p, i) => (i % 2 === 0 ? p : `\ue010${i}\ue011`)).join("");
-  if (!readsBack(q.prompt) || !readsBack(marked)) return undefined;
+  if (!readsBack(q.prompt) || !readsBack(marked) || !q.blanks.every((b) => b.accepted_answers.every(answerReadsBack)))
+    return undefined;
   return `<question type="cloze">${head}<questiontext format="html"><text>${escapeXml(`${html(q.prompt)}<br />`)}${PROMPT_END}${escapeXml(written(html))}</text></questiontext>${tail}</question>`;
 }
 
