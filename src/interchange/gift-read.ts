@@ -34,7 +34,7 @@ function trimLine(line: string): string {
  * left open at the end of the line ends at its last "\]" (that backslash then being its own).
  * One pass: a scan that finds no "]" to end a tag has seen the rest of the line.
  */
-export function commentTags(line: string): string[] {
+function commentTags(line: string): string[] {
   const tags: string[] = [];
   const tagText = (from: number, to: number) => line.slice(from, to).replaceAll("\\]", "]");
   let from = 0;
