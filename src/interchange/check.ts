@@ -39,8 +39,23 @@ export function randomId(): string {
 
 class Invalid extends Error {}
 
+/**
+ * A single-line text from a source that may break it: each run of line breaks and tabs, with the
+ * white space around it, becomes one space. Other spacing (two spaces, a no-break space) is the
+ * text's own and stays, as the API stores it.
+ */
+export function oneLine(s: string): string {
+  if (!/[\t\n\r]/.test(s)) return s;
+  const parts = s.split(/[\t\n\r]+/);
+  return parts
+    .map((p, i) => (i > 0 ? p.trimStart() : p))
+    .map((p, i) => (i < parts.length - 1 ? p.trimEnd() : p))
+    .filter((p, i) => p !== "" || i === 0 || i === parts.length - 1)
+    .join(" ");
+}
+
 function text(value: string, field: string, multiLine: boolean, max: number, min = 1): string {
-  const s = (multiLine ? value : value.replace(/\s+/g, " ")).trim();
+  const s = (multiLine ? value : oneLine(value)).trim();
   const problem = textProblem(s, multiLine);
   if (problem) throw new Invalid(`invalid text in the ${field}: it ${problem}`);
   if (s.length < min) throw new Invalid(`the ${field} is empty (or held only an image or formula)`);
@@ -68,12 +83,12 @@ const answers = (items: string[]) =>
 function normalize(q: QuestionInput, notes: string[]): QuestionInput {
   const out = { ...q, prompt: text(q.prompt, "prompt", true, LIMITS.prompt) } as QuestionInput;
   if (q.title?.trim()) {
-    const title = q.title.replace(/\s+/g, " ").trim();
+    const title = oneLine(q.title).trim();
     if (title.length > LIMITS.title) notes.push(`The title was shortened to ${LIMITS.title} characters.`);
     out.title = text(title.slice(0, LIMITS.title), "title", false, LIMITS.title);
   } else delete out.title;
   if (q.tags) {
-    const tags = [...new Set(q.tags.map((t) => t.replace(/\s+/g, " ").trim().slice(0, LIMITS.tag)).filter((t) => t !== ""))];
+    const tags = [...new Set(q.tags.map((t) => oneLine(t).trim().slice(0, LIMITS.tag)).filter((t) => t !== ""))];
     if (tags.length > LIMITS.tags) notes.push(`Only the first ${LIMITS.tags} tags were kept.`);
     out.tags = tags.slice(0, LIMITS.tags).map((t) => text(t, "tag", false, LIMITS.tag));
     if (out.tags.length === 0) delete out.tags;
@@ -155,7 +170,7 @@ export function finish(source: { source_id: string; title?: string }, question: 
 }
 
 export function skip(source: { source_id: string; title?: string }, reason: string, type?: QuestionInput["type"]): ImportedItem {
-  const title = source.title?.replace(/\s+/g, " ").trim().slice(0, LIMITS.title);
+  const title = source.title && oneLine(source.title).trim().slice(0, LIMITS.title);
   const shown = title && textProblem(title, false) === undefined ? title : undefined;
   return {
     entry: {

@@ -7,6 +7,7 @@
  *
  * Questions are blocks of lines separated by blank lines; lines starting with "//" are comments
  * (`// [tag:x]` gives a tag, as in Moodle); `$CATEGORY:` sets the tag of the questions after it.
+ * Every scan is a single pass over the text (indexOf and loops, no pattern that backtracks).
  */
 import { skip } from "./check";
 import { unreadable } from "./errors";
@@ -19,24 +20,60 @@ interface Block {
   tags: string[];
 }
 
-/** Blocks of non-blank lines, comment lines removed (their `[tag:…]`s kept). */
+/** Moodle trims lines with PHP's trim: ASCII white space only (a no-break space is text). */
+const SPACE = new Set([" ", "\t", "\n", "\r", "\0", "\x0b"]);
+function trimLine(line: string): string {
+  let [from, to] = [0, line.length];
+  while (from < to && SPACE.has(line[from] ?? "")) from++;
+  while (to > from && SPACE.has(line[to - 1] ?? "")) to--;
+  return line.slice(from, to);
+}
+
+/**
+ * The `[tag:…]`s of a comment line, as Moodle reads them: "\]" is a "]" inside a tag, and a tag
+ * left open at the end of the line ends at its last "\]" (that backslash then being its own).
+ * One pass: a scan that finds no "]" to end a tag has seen the rest of the line.
+ */
+function commentTags(line: string): string[] {
+  const tags: string[] = [];
+  const tagText = (from: number, to: number) => line.slice(from, to).replaceAll("\\]", "]");
+  let from = 0;
+  for (;;) {
+    const start = line.indexOf("[tag:", from);
+    if (start < 0) return tags;
+    let lastEscape = -1;
+    let i = line.indexOf("]", start + 5);
+    while (i >= 0 && line[i - 1] === "\\") {
+      lastEscape = i - 1;
+      i = line.indexOf("]", i + 1);
+    }
+    if (i >= 0) {
+      tags.push(tagText(start + 5, i).trim());
+      from = i + 1;
+    } else if (lastEscape >= 0) {
+      tags.push(`${tagText(start + 5, lastEscape)}\\`.trim());
+      from = lastEscape + 2;
+    } else return tags;
+  }
+}
+
+/** Blocks of non-blank lines, comment lines removed (their `[tag:…]`s kept); lines trimmed as Moodle trims them. */
 function blocks(source: string): Block[] {
   const out: Block[] = [];
   let current: { line: number; lines: string[]; tags: string[] } | undefined;
   const close = () => {
-    if (current && current.lines.length > 0)
-      out.push({ line: current.line, text: current.lines.join("\n").trim(), tags: current.tags });
+    if (current && current.lines.length > 0) out.push({ line: current.line, text: current.lines.join("\n"), tags: current.tags });
     current = undefined;
   };
-  source.split(/\r\n|\r|\n/).forEach((line, i) => {
-    const trimmed = line.trim();
-    if (trimmed === "") {
+  source.split(/\r\n|\r|\n/).forEach((raw, i) => {
+    const line = trimLine(raw);
+    if (line === "") {
       close();
       return;
     }
     current ??= { line: i + 1, lines: [], tags: [] };
-    if (trimmed.startsWith("//")) {
-      for (const [, tag = ""] of trimmed.matchAll(/\[tag:([^\]]+)\]/g)) current.tags.push(tag.trim());
+    if (line.startsWith("//")) {
+      current.tags.push(...commentTags(line));
       return;
     }
     if (current.lines.length === 0) current.line = i + 1;
@@ -48,12 +85,22 @@ function blocks(source: string): Block[] {
 
 /** The last segment of a Moodle category path ("$course$/top/Geography" → "Geography"; "//" is a literal "/"). */
 export function categoryTag(path: string): string | undefined {
-  const segments = path
-    .replace(/\/\//g, "\ue008")
-    .split("/")
-    .map((s) => s.replace(/\ue008/g, "/").trim());
-  const last = segments.filter((s) => s !== "" && !/^\$\w+\$$/.test(s) && s !== "top").pop();
-  return last;
+  const segments: string[] = [];
+  let segment = "";
+  let from = 0;
+  for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", from)) {
+    segment += path.slice(from, slash);
+    if (path[slash + 1] === "/") {
+      segment += "/";
+      from = slash + 2;
+    } else {
+      segments.push(segment.trim());
+      segment = "";
+      from = slash + 1;
+    }
+  }
+  segments.push((segment + path.slice(from)).trim());
+  return segments.filter((s) => s !== "" && !/^\$\w+\$$/.test(s) && s !== "top").pop();
 }
 
 export function readGift(source: string): ImportResult {

@@ -8,10 +8,16 @@
 
 import { finish, letterId, randomId, skip } from "./check";
 import { htmlText, LOSS, type Losses, looksLikeHtml } from "./content";
+import { readShortAnswer, WILDCARD_NOTE } from "./shortanswer";
 import type { ImportedItem, QuestionInput } from "./types";
 import { answersFromWeights, multipleFromWeights, rangeFromWeights, singleFromWeights } from "./weights";
 
-/** Escapes become private-use placeholders while the block is split, then turn back. */
+/**
+ * Escapes become private-use placeholders while the block is split (as in Moodle's
+ * escapedchar_pre: "\\" first, then "\:" "\#" "\=" "\{" "\}" "\~" "\n"), then turn back. The
+ * source's own characters of that range are first set apart (U+E00F, then the character moved up
+ * by 0x10), so no text of the file can pass for a placeholder.
+ */
 const ESCAPES: Record<string, string> = {
   ":": "\ue001",
   "#": "\ue002",
@@ -22,6 +28,7 @@ const ESCAPES: Record<string, string> = {
   n: "\ue007",
 };
 const BACKSLASH = "\ue000";
+const SET_APART = "\ue00f";
 const RESTORE: Record<string, string> = {
   [BACKSLASH]: "\\",
   "\ue001": ":",
@@ -32,28 +39,43 @@ const RESTORE: Record<string, string> = {
   "\ue006": "~",
   "\ue007": "\n",
 };
-export const unescapeGift = (s: string) => s.replace(/[\ue000-\ue007]/g, (c) => RESTORE[c] ?? c);
-export const protect = (s: string) => s.replace(/\\\\/g, BACKSLASH).replace(/\\([:#={}~n])/g, (_, c: string) => ESCAPES[c] ?? c);
+export const unescapeGift = (s: string) =>
+  s.replace(/\ue00f[\ue010-\ue01f]|[\ue000-\ue007]/g, (c) =>
+    c.length === 2 ? String.fromCharCode(c.charCodeAt(1) - 0x10) : (RESTORE[c] ?? c),
+  );
+export const protect = (s: string) =>
+  s
+    .replace(/[\ue000-\ue00f]/g, (c) => SET_APART + String.fromCharCode(c.charCodeAt(0) + 0x10))
+    .replace(/\\\\/g, BACKSLASH)
+    .replace(/\\([:#={}~n])/g, (_, c: string) => ESCAPES[c] ?? c);
 
 type Format = "moodle" | "html" | "plain" | "markdown";
 
-/** A text with its optional [format] prefix, unescaped and reduced to plain text. */
-function giftText(raw: string, fallback: Format, losses: Losses): { text: string; format: Format } {
-  const match = /^\s*\[(moodle|html|plain|markdown)\]/.exec(raw);
-  const format = (match?.[1] as Format | undefined) ?? fallback;
-  const body = unescapeGift(match ? raw.slice(match[0].length) : raw).trim();
-  if (format === "html" || (format === "moodle" && looksLikeHtml(body))) return { text: htmlText(body, losses), format };
-  if (format === "markdown" && /[*_`#]|\]\(/.test(body)) losses.add(LOSS.markdown);
-  return { text: body, format };
+const FORMAT_MARKER = /^[ \t\r\n]*\[(moodle|html|plain|markdown)\]/;
+
+/** A text's body (escapes still protected) as plain text in `format`, untrimmed unless it is HTML. */
+function plainText(body: string, format: Format, losses: Losses): string {
+  const text = unescapeGift(body);
+  if (format === "html" || (format === "moodle" && looksLikeHtml(text))) return htmlText(text, losses);
+  if (format === "markdown" && /[*_`#]|\]\(/.test(text)) losses.add(LOSS.markdown);
+  return text;
 }
 
-const WEIGHT = /^%(-?\d+(?:\.\d+)?)%/;
+/** A text with its optional [format] prefix (Moodle's parse_text_with_format), unescaped and reduced to plain text. */
+function giftText(raw: string, fallback: Format, losses: Losses): { text: string; format: Format } {
+  const match = FORMAT_MARKER.exec(raw);
+  const format = (match?.[1] as Format | undefined) ?? fallback;
+  return { text: plainText(match ? raw.slice(match[0].length) : raw, format, losses).trim(), format };
+}
 
-/** An answer's weight prefix (%50%), its text and its "#feedback". */
-function answerParts(raw: string, defaultWeight: number) {
+/** Moodle reads a weight when an answer starts with "%", digits (a decimal point and more allowed) and "%". */
+const WEIGHT = /^%(-?\d+(?:\.\d*)?)%/;
+
+/** An answer's weight prefix (%50%, unless `weighted` is false: Moodle reads none after "="), its text and its "#feedback". */
+function answerParts(raw: string, defaultWeight: number, weighted = true) {
   let s = raw.trim();
   let weight = defaultWeight;
-  const w = WEIGHT.exec(s);
+  const w = weighted ? WEIGHT.exec(s) : null;
   if (w) {
     weight = Number(w[1]) / 100;
     s = s.slice(w[0].length);
@@ -61,6 +83,23 @@ function answerParts(raw: string, defaultWeight: number) {
   const hash = s.indexOf("#");
   return { weight, text: hash >= 0 ? s.slice(0, hash) : s, feedback: hash >= 0 ? s.slice(hash + 1) : "" };
 }
+
+const number = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
+
+/** A numerical answer as value and tolerance, as Moodle splits it: at the first ".." ("min..max"), else at the first ":". */
+function numericAnswer(answer: string): [number, number] {
+  const range = answer.indexOf("..");
+  if (range > 0) {
+    const [min, max] = [number(answer.slice(0, range)), number(answer.slice(range + 2))];
+    return [(min + max) / 2, (max - min) / 2];
+  }
+  const colon = answer.indexOf(":");
+  if (colon > 0) return [number(answer.slice(0, colon)), Math.abs(number(answer.slice(colon + 1)))];
+  return [number(answer), 0];
+}
+
+/** A source's text in a note: at most 40 characters of it. */
+const quote = (s: string) => `"${s.length > 40 ? `${s.slice(0, 39)}…` : s}"`;
 
 const nonEmpty = (list: string[]) => list.map((s) => s.trim()).filter((s) => s !== "");
 
@@ -74,17 +113,25 @@ export interface GiftSource {
   answers: string;
 }
 
+/** A short answer's text, Moodle's "\*" a star; a wildcard is noted once. */
+function shortAnswers(parts: { text: string; weight: number }[], notes: string[]) {
+  const read = parts.map((p) => ({ ...readShortAnswer(p.text), weight: p.weight }));
+  if (read.some((a) => a.wildcard && a.weight >= 1 - 1e-6)) notes.push(WILDCARD_NOTE);
+  return read;
+}
+
 export function giftQuestion(src: GiftSource): ImportedItem {
   const losses: Losses = new Set();
   const notes: string[] = [];
   const fail = (reason: string, type?: QuestionInput["type"]) => skip(src, `Skipped (line ${src.line}): ${reason}.`, type);
   const stem = giftText(src.before, "moodle", losses);
   const format = stem.format;
-  const tail = src.after.trim() === "" ? "" : giftText(src.after, format, losses).text;
+  // The text after the answers continues the question text: no format marker of its own (Moodle reads one per text).
+  const tail = src.after.trim() === "" ? "" : plainText(src.after, format, losses);
   const missingWord = tail !== "";
   // The blank keeps the spacing the source gave it ("is {…}." stays "is _____.").
   const gap = (blank: string) => `${/\s$/.test(src.before) ? " " : ""}${blank}${/^\s/.test(src.after) ? " " : ""}`;
-  const prompt = missingWord ? `${stem.text}${gap("_____")}${tail}`.trim() : stem.text;
+  const prompt = missingWord ? `${stem.text}${gap("_____")}${tail.trim()}`.trim() : stem.text;
   let answers = src.answers;
   let explanation: string | undefined;
   const general = answers.lastIndexOf("####");
@@ -110,15 +157,9 @@ export function giftQuestion(src: GiftSource): ImportedItem {
     for (const raw of nonEmpty(body.split("="))) {
       const part = answerParts(raw, 1);
       const answer = unescapeGift(part.text).trim();
-      const range = /^(.+?)\.\.(.+)$/.exec(answer);
-      const colon = /^(.+?):(.+)$/.exec(answer);
-      const [value, tolerance] = range
-        ? [(Number(range[1]) + Number(range[2])) / 2, (Number(range[2]) - Number(range[1])) / 2]
-        : colon
-          ? [Number(colon[1]), Math.abs(Number(colon[2]))]
-          : [Number(answer), 0];
+      const [value, tolerance] = numericAnswer(answer);
       if (answer === "" || !Number.isFinite(value) || !Number.isFinite(tolerance))
-        return fail(`"${answer}" is not a number`, "numeric");
+        return fail(`${quote(answer)} is not a number`, "numeric");
       ranges.push({ value, tolerance, weight: part.weight, text: answer, feedback: part.feedback });
     }
     const { kept, notes: weightNotes } = rangeFromWeights(ranges);
@@ -138,7 +179,7 @@ export function giftQuestion(src: GiftSource): ImportedItem {
   if (answers.includes("~")) {
     const single = answers.includes("=");
     const parts = nonEmpty(answers.replace(/=/g, "~=").split("~")).map((raw) =>
-      raw.startsWith("=") ? { ...answerParts(raw.slice(1), 1), weight: 1 } : answerParts(raw, 0),
+      raw.startsWith("=") ? { ...answerParts(raw.slice(1), 1, false), weight: 1 } : answerParts(raw, 0),
     );
     if (parts.length < 2)
       return fail("a choice question needs at least two answers", single ? "single_choice" : "multiple_choice");
@@ -163,7 +204,8 @@ export function giftQuestion(src: GiftSource): ImportedItem {
   if (answers.includes("=") && answers.includes("->")) {
     const pairs = nonEmpty(answers.split("=")).map((raw) => {
       const arrow = raw.indexOf("->");
-      return arrow < 0 ? undefined : { prompt: text(raw.slice(0, arrow)), choice: text(raw.slice(arrow + 2)) };
+      // A subquestion is a text with a format; its answer is plain text (Moodle's subanswers).
+      return arrow < 0 ? undefined : { prompt: text(raw.slice(0, arrow)), choice: unescapeGift(raw.slice(arrow + 2)).trim() };
     });
     if (pairs.some((p) => p === undefined)) return fail('a matching answer has no "->"', "matching");
     const choiceIds = new Map<string, string>();
@@ -181,30 +223,56 @@ export function giftQuestion(src: GiftSource): ImportedItem {
 
   const tf = /^(T|TRUE|F|FALSE)\s*(?:#|$)/.exec(answers);
   if (tf) {
-    const [, wrong = "", right = ""] = answers.split("#");
+    // Moodle's split_truefalse_comment: the answer, the wrong answer's feedback, then the rest is the right one's.
+    const first = answers.indexOf("#");
+    const second = first < 0 ? -1 : answers.indexOf("#", first + 1);
+    const wrong = first < 0 ? "" : answers.slice(first + 1, second < 0 ? undefined : second);
+    const right = second < 0 ? "" : answers.slice(second + 1);
     const feedback = { correct: right.trim() ? text(right) : undefined, incorrect: wrong.trim() ? text(wrong) : undefined };
     return done({ ...base, type: "true_false", correct: tf[1]?.startsWith("T") ?? false, feedback });
   }
 
   const parts = nonEmpty(answers.split("=")).map((raw) => answerParts(raw, 1));
-  const { accepted, notes: n } = answersFromWeights(parts.map((p) => ({ text: text(p.text), weight: p.weight })));
+  const read = shortAnswers(
+    parts.map((p) => ({ text: text(p.text), weight: p.weight })),
+    notes,
+  );
+  const { accepted, notes: n } = answersFromWeights(read);
   if (accepted.length === 0) return fail("no answer gives full credit", "short_text");
   notes.push(...n);
   const feedbacks = [...new Set(parts.filter((p) => p.weight === 1 && p.feedback.trim()).map((p) => text(p.feedback)))];
   if (feedbacks.length > 1) notes.push("Per-answer feedback was dropped: a short answer here has one correct feedback.");
   const feedback = { correct: feedbacks.length === 1 ? feedbacks[0] : undefined };
   if (!missingWord) return done({ ...base, type: "short_text", accepted_answers: accepted, case_sensitive: false, feedback });
-  // A missing word: the lines of the stem before the blank's line are the prompt.
-  const breakLast = /\n[ \t]*$/.test(unescapeGift(src.before));
-  const lastBreak = breakLast ? stem.text.length : stem.text.lastIndexOf("\n");
-  const lead = lastBreak >= 0 ? stem.text.slice(0, lastBreak).trim() : "";
   return done({
     ...base,
-    prompt: lead || src.title || "Fill in the blank.",
-    type: "fill_in_blanks",
-    text: `${stem.text.slice(lastBreak + 1).trim()}${gap("{{a}}")}${tail}`.trim(),
+    ...fillIn(src, format, losses),
     blanks: [{ id: "a", accepted_answers: accepted, case_sensitive: false }],
     scoring: "partial",
     feedback,
   });
+}
+
+/**
+ * A missing word with a short answer as a fill-in text and its prompt. The prompt is the question
+ * text up to the last line break of the file before the blank (an escaped "\n" is text: that is
+ * how the writer keeps the text's own lines apart from the prompt); a file with no such break
+ * gives it up to the last "\n". The text keeps its spacing around the blank as it is.
+ */
+function fillIn(src: GiftSource, format: Format, losses: Losses) {
+  const marker = FORMAT_MARKER.exec(src.before);
+  const before = marker ? src.before.slice(marker[0].length) : src.before;
+  let cut = before.lastIndexOf("\n");
+  let skipped = 1;
+  if (cut < 0) {
+    cut = before.lastIndexOf(ESCAPES.n ?? "");
+    skipped = (ESCAPES.n ?? "").length;
+  }
+  const lead = cut < 0 ? "" : plainText(before.slice(0, cut), format, losses).trim();
+  const line = cut < 0 ? before : before.slice(cut + skipped);
+  return {
+    prompt: lead || src.title || "Fill in the blank.",
+    type: "fill_in_blanks" as const,
+    text: `${plainText(line, format, losses)}{{a}}${plainText(src.after, format, losses)}`.trim(),
+  };
 }

@@ -3,64 +3,97 @@
  * `// [tag:…]` comment lines, option feedback after "#", the explanation after "####", partial
  * credit as "%weight%". GIFT has no points, no ordering, no all-or-nothing scoring over several
  * right parts, no case-sensitive answers and one blank per question: such questions are left out.
+ *
+ * Every text is escaped for what Moodle's qformat_gift reads in it (docs/security.md, "Exports
+ * escape what their format reads"): the backslash and ~ = # { } : get a backslash, every line break
+ * (CRLF, CR, LF) is "\n", so a question is one block whatever its text holds; a text Moodle reads
+ * a [format] from gets "[plain]" when it starts with "["; an answer Moodle reads a %weight% from
+ * gets its weight written when it starts with "%"; "*" in a short answer is "\*" (Moodle's
+ * wildcard otherwise). GIFT cannot escape "->": a question it would change is left out.
  */
 import { allOrNothingOfMany } from "./export";
+import { shortAnswerPattern } from "./shortanswer";
 import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
 
-/** Escapes GIFT's special characters; line breaks become "\n" so a question stays one block. */
-const esc = (s: string) =>
-  s
-    .replace(/\\/g, "\\\\")
-    .replace(/([~=#{}:])/g, "\\$1")
-    .replace(/\r?\n/g, "\\n");
+/** GIFT's escapes (Moodle's repchar), with every line break, CR included, as "\n". */
+const esc = (s: string) => s.replace(/[\\~=#{}:]/g, "\\$&").replace(/\r\n|\r|\n/g, "\\n");
+/** A text Moodle reads with parse_text_with_format: a leading "[html]" of its own stays text behind "[plain]". */
+const text = (s: string) => (s.startsWith("[") ? "[plain]" : "") + esc(s);
+/** An answer after "~" or "=" (short answers): a text that starts with "%" gets its weight first, so the text's own "%…%" is text. */
+const weighted = (weight: string, s: string) => (s.startsWith("%") ? weight : "") + text(s);
 
 const weight = (share: number) => `%${Number((share * 100).toFixed(5))}%`;
-const fb = (text: string | null | undefined) => (text ? `#${esc(text)}` : "");
+const fb = (s: string | null | undefined) => (s ? `#${text(s)}` : "");
+/** A tag as Moodle reads `[tag:…]`: "]" as "\]"; a final backslash gets a space (trimmed on reading) so it ends nothing. */
+const tag = (t: string) => `// [tag:${t.replaceAll("]", "\\]")}${t.endsWith("\\") ? " " : ""}]\n`;
+
+/** Short answers (a short-text question's, a blank's) with the feedback after them. */
+function shortAnswers(answers: string[], correct: string | null | undefined): string {
+  const patterns = answers.map(shortAnswerPattern);
+  // With "->" among the answers, an "=" would make Moodle read a matching question: one answer goes without it.
+  if (patterns.length === 1 && [...patterns, correct ?? ""].some((s) => s.includes("->")))
+    return `%100%${text(patterns[0] ?? "")}${fb(correct)}`;
+  return `${patterns.map((a) => `=${weighted("%100%", a)}`).join(" ")}${fb(correct)}`;
+}
 
 /** Why GIFT cannot express `q`, or undefined when it can. */
 function inexpressible(q: QuizQuestion): string | undefined {
   if (q.type === "ordering") return "ordering";
   if (allOrNothingOfMany(q)) return "all-or-nothing scoring of several parts";
-  if (q.type === "short_text" && (q.case_sensitive || q.accepted_answers.some((a) => a.includes("->"))))
-    return "case-sensitive answers";
-  // One blank, and text after it: GIFT's "missing word" is the only blank it has.
-  if (q.type === "fill_in_blanks" && (q.blanks.length !== 1 || q.blanks[0]?.case_sensitive || /\}\}\s*$/.test(q.text)))
-    return "a blank GIFT cannot place";
+  const arrow = (answers: string[], correct: string | null | undefined) =>
+    answers.length > 1 && [...answers, correct ?? ""].some((s) => s.includes("->"));
+  if (q.type === "short_text") {
+    if (q.case_sensitive) return "case-sensitive answers";
+    if (arrow(q.accepted_answers, q.feedback.correct)) return '"->" among several answers, which Moodle reads as matching';
+  }
+  // Moodle splits a pair at its first "->": one in a prompt would move the split.
+  if (q.type === "matching" && q.prompts.some((p) => p.text.includes("->"))) return 'a matching prompt with "->"';
+  if (q.type === "fill_in_blanks") {
+    const blank = q.blanks[0];
+    // One blank, and text after it: GIFT's "missing word" is the only blank it has.
+    if (q.blanks.length !== 1 || !blank || blank.case_sensitive || /\}\}\s*$/.test(q.text)) return "a blank GIFT cannot place";
+    if (arrow(blank.accepted_answers, q.feedback.correct)) return '"->" among several answers, which Moodle reads as matching';
+    // The text starts a line of the file: one starting with "//" would be a comment.
+    if (q.text.startsWith("//")) return 'a text starting with "//"';
+  }
   return undefined;
 }
 
 function answers(q: QuizQuestion): string {
-  const general = q.explanation ? `####${esc(q.explanation)}` : "";
+  const general = q.explanation ? `####${text(q.explanation)}` : "";
   switch (q.type) {
     case "single_choice":
       return (
-        q.options.map((o) => `\t${o.id === q.correct_option_id ? "=" : "~"}${esc(o.text)}${fb(o.feedback)}\n`).join("") + general
+        q.options
+          .map((o) => `\t${o.id === q.correct_option_id ? `=${text(o.text)}` : `~${weighted("%0%", o.text)}`}${fb(o.feedback)}\n`)
+          .join("") + general
       );
     case "multiple_choice": {
       const k = q.correct_option_ids.length;
       return (
         q.options
-          .map((o) => `\t~${weight((q.correct_option_ids.includes(o.id) ? 1 : -1) / k)}${esc(o.text)}${fb(o.feedback)}\n`)
+          .map((o) => `\t~${weight((q.correct_option_ids.includes(o.id) ? 1 : -1) / k)}${text(o.text)}${fb(o.feedback)}\n`)
           .join("") + general
       );
     }
     case "true_false": {
       const { correct, incorrect } = q.feedback;
-      return `${q.correct ? "TRUE" : "FALSE"}${incorrect || correct ? `#${esc(incorrect ?? "")}` : ""}${correct ? `#${esc(correct)}` : ""}${general}`;
+      return `${q.correct ? "TRUE" : "FALSE"}${incorrect || correct ? `#${incorrect ? text(incorrect) : ""}` : ""}${fb(correct)}${general}`;
     }
     case "short_text":
-      return `${q.accepted_answers.map((a) => `=${esc(a)}`).join(" ")}${fb(q.feedback.correct)}${general}`;
+      return shortAnswers(q.accepted_answers, q.feedback.correct) + general;
     case "numeric":
       return `#${q.correct_value}:${q.tolerance}${fb(q.feedback.correct)}${q.feedback.incorrect ? ` ~${fb(q.feedback.incorrect)}` : ""}${general}`;
     case "matching": {
-      const text = new Map(q.choices.map((c) => [c.id, c.text]));
+      const choice = new Map(q.choices.map((c) => [c.id, c.text]));
       const used = new Set(Object.values(q.correct_matches));
-      const pairs = q.prompts.map((p) => `\t=${esc(p.text)} -> ${esc(text.get(q.correct_matches[p.id] ?? "") ?? "")}\n`);
+      // A subquestion is read with its format; its answer is plain text (Moodle's subanswers).
+      const pairs = q.prompts.map((p) => `\t=${text(p.text)} -> ${esc(choice.get(q.correct_matches[p.id] ?? "") ?? "")}\n`);
       const distractors = q.choices.filter((c) => !used.has(c.id)).map((c) => `\t= -> ${esc(c.text)}\n`);
       return pairs.join("") + distractors.join("") + general;
     }
     case "fill_in_blanks":
-      return `${(q.blanks[0]?.accepted_answers ?? []).map((a) => `=${esc(a)}`).join(" ")}${fb(q.feedback.correct)}${general}`;
+      return shortAnswers(q.blanks[0]?.accepted_answers ?? [], q.feedback.correct) + general;
     case "essay":
       return general;
     case "ordering":
@@ -69,15 +102,14 @@ function answers(q: QuizQuestion): string {
 }
 
 function question(q: QuizQuestion): string {
-  const head = [...(q.tags ?? []).map((t) => `// [tag:${t.replace(/\]/g, "")}]\n`), q.title ? `::${esc(q.title)}::` : ""].join(
-    "",
-  );
+  const head = [...(q.tags ?? []).map(tag), q.title ? `::${esc(q.title)}::` : ""].join("");
   const body = answers(q);
   const open = body.includes("\n") ? "{\n" : "{";
   if (q.type !== "fill_in_blanks") return `${head}[plain]${esc(q.prompt)} ${open}${body}}\n`;
-  // One blank: the prompt, then the text with the answers where the blank is (GIFT's "missing word").
+  // One blank: the prompt, a line break of the file (the text's own are "\n"), then the text with
+  // the answers where the blank is (GIFT's "missing word"); the reader's prompt ends at that break.
   const [before = "", after = ""] = q.text.split(/\{\{[^{}]*\}\}/);
-  return `${head}[plain]${esc(q.prompt)}\\n${esc(before)}{${body}}${esc(after)}\n`;
+  return `${head}[plain]${esc(q.prompt)}\n${esc(before)}{${body}}${esc(after)}\n`;
 }
 
 export function writeGift(quiz: QuizForExport, questions: QuizQuestion[]): ExportFile {

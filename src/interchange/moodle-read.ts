@@ -5,12 +5,13 @@
  */
 
 import { BUDGET, tooManyItems, type WorkBudget } from "./budget";
-import { finish, letterId, randomId, skip } from "./check";
+import { finish, letterId, oneLine, randomId, skip } from "./check";
 import type { Losses } from "./content";
 import { unreadable } from "./errors";
 import { categoryTag } from "./gift-read";
 import { readCloze } from "./moodle-cloze";
 import { moodleText } from "./moodle-text";
+import { readShortAnswer, WILDCARD_NOTE } from "./shortanswer";
 import type { ImportedItem, ImportResult, QuestionInput, Scoring } from "./types";
 import { answersFromWeights, multipleFromWeights, rangeFromWeights, singleFromWeights } from "./weights";
 import { child, elements, parseXml, textOf, type XmlElement } from "./xml";
@@ -40,10 +41,7 @@ export function readMoodleXml(text: string, budget?: WorkBudget): ImportResult {
       category = categoryTag(textOf(child(child(q, "category"), "text")).trim());
       continue;
     }
-    const title =
-      textOf(child(child(q, "name"), "text"))
-        .replace(/\s+/g, " ")
-        .trim() || undefined;
+    const title = oneLine(textOf(child(child(q, "name"), "text"))).trim() || undefined;
     const source = { source_id: title ?? String(items.length + 1), title };
     const reason = Object.hasOwn(SKIPPED, type) ? SKIPPED[type] : undefined;
     if (reason) {
@@ -124,10 +122,14 @@ function question(type: string, q: XmlElement, base: Base, notes: string[], loss
       return { ...base, type: "true_false", correct: textOf(child(right, "text")).trim().toLowerCase() === "true", feedback };
     }
     case "shortanswer": {
-      const { accepted, notes: n } = answersFromWeights(answers.map((a) => ({ text: answerText(a), weight: fraction(a) })));
+      // The "*" answer with no credit is the "anything else" answer that carries the wrong-answer feedback.
+      const patterns = answers
+        .map((a) => ({ ...readShortAnswer(answerText(a)), weight: fraction(a) }))
+        .filter((a) => !(a.text === "*" && a.wildcard && a.weight <= 0));
+      const { accepted, notes: n } = answersFromWeights(patterns);
       if (accepted.length === 0) return "no answer gives full credit";
       notes.push(...n);
-      if (accepted.some((a) => a.includes("*"))) notes.push('The wildcard "*" in an answer is matched literally here.');
+      if (patterns.some((a) => a.wildcard && a.weight >= 1 - 1e-6)) notes.push(WILDCARD_NOTE);
       return {
         ...base,
         feedback: answerFeedbacks(answers, losses, notes),
@@ -160,9 +162,10 @@ function question(type: string, q: XmlElement, base: Base, notes: string[], loss
       };
     }
     case "matching": {
+      // A subquestion's answer is plain text in Moodle (qtype_match's answertext), whatever the subquestion's format.
       const pairs = elements(q, "subquestion").map((s) => ({
         prompt: moodleText(s, losses),
-        choice: answerText(child(s, "answer") ?? s),
+        choice: oneLine(textOf(child(child(s, "answer"), "text") ?? child(s, "answer"))).trim(),
       }));
       const choiceIds = new Map<string, string>();
       for (const p of pairs) if (p.choice !== "" && !choiceIds.has(p.choice)) choiceIds.set(p.choice, randomId());

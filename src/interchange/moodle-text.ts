@@ -62,85 +62,108 @@ const KINDS: Record<string, ClozePart["kind"]> = {
   MRHS: "multi",
 };
 
-/** `{weight:TYPE:` opening an embedded answer, matched at one place (sticky). */
-const CLOZE_START = /\{(\d*):([A-Z_]+):/y;
-/** Where each embedded answer stood, once the text around it has been reduced to plain text. */
+/**
+ * Where each embedded answer stood, once the text around it has been reduced to plain text. The
+ * text's own characters U+E010–U+E012 are set apart first (U+E012, then the character moved up by
+ * 3), so none passes for a marker; `restoreCloze` gives them back.
+ */
 const clozeMarker = (i: number) => `\ue010${i}\ue011`;
 export const CLOZE_MARKER = /\ue010(\d+)\ue011/g;
+const setApart = (s: string) => s.replace(/[\ue010-\ue012]/g, (c) => `\ue012${String.fromCharCode(c.charCodeAt(0) + 3)}`);
+export const restoreCloze = (s: string) => s.replace(/\ue012[\ue013-\ue015]/g, (c) => String.fromCharCode(c.charCodeAt(1) - 3));
 
-const LINE_TERMINATORS = new Set(["\n", "\r", "\u2028", "\u2029"]);
+/** What starts an embedded answer: `{weight:TYPE:` (Moodle's ANSWER_START_REGEX, any upper-case type). */
+const CLOZE_START = /\{(\d*):([A-Z_]+):/y;
+/** A fraction at the start of an answer: "=" or "%50%" (Moodle takes "," for the decimal point too). */
+const FRACTION = /^%(-?\d+(?:[.,]\d*)?)%/;
 
 /**
- * The "}" that closes an answer list starting at `from` (a backslash escapes the character after it,
- * but not a line break), as its index; else `-(where the scan stopped) - 1`.
+ * An embedded answer's text or feedback as Moodle's qtype_multianswer takes it: entities decoded
+ * (`decode`), then "\}" and "\#" unescaped, in that order. Nothing else is an escape.
  */
-function closingBrace(s: string, from: number): number {
-  for (let i = from; i < s.length; i++) {
-    if (s[i] === "}") return i;
-    if (s[i] === "\\") {
-      if (i + 1 >= s.length || LINE_TERMINATORS.has(s[i + 1] as string)) return -i - 1;
-      i++;
-    }
-  }
-  return -s.length - 1;
+export const readClozeText = (raw: string, decode: (s: string) => string) =>
+  decode(raw).replaceAll("\\}", "}").replaceAll("\\#", "#");
+
+interface RawAnswer {
+  weight: number;
+  text: string;
+  feedback: string;
 }
 
-const unescapeCloze = (s: string) => s.replace(/\\([}~#\\/"])/g, "$1");
-
-/** The embedded answers of a Cloze text, and the text with a marker in the place of each. */
 /**
- * The embedded answers of a Cloze text, and the text with a marker in the place of each:
- * `{weight:TYPE:answers}`, the answers escaping "}" "~" "#" with a backslash. One pass: after a
- * list that never closes, no later one that starts before where its scan stopped is scanned again
- * (its scan would stop at the same place), so a text of unclosed `{1:SA:` costs its length, not its square.
+ * The answers of the embedded answer whose body starts at `from`, and where it ends (after its
+ * "}"), or undefined when nothing closes it. As Moodle's ANSWER_ALTERNATIVE_REGEX: an answer ends
+ * at a "~", "#" or "}" not after "\\", "&" or "&amp;" (so entities such as "&#35;" are text); its
+ * feedback after "#" ends at a "~" or "}" not after "\\".
  */
-export function splitCloze(html: string): { text: string; parts: (ClozePart | undefined)[] } {
-  const parts: (ClozePart | undefined)[] = [];
-  const out: string[] = [];
-  let copied = 0;
-  let stopped = -1;
-  for (let at = html.indexOf("{"); at >= 0; at = html.indexOf("{", at + 1)) {
-    CLOZE_START.lastIndex = at;
-    const start = CLOZE_START.exec(html);
-    if (!start || CLOZE_START.lastIndex <= stopped) continue;
-    const end = closingBrace(html, CLOZE_START.lastIndex);
-    if (end < 0) {
-      stopped = -end - 1;
+function clozeBody(s: string, from: number): { answers: RawAnswer[]; end: number } | undefined {
+  const answers: RawAnswer[] = [];
+  let answer: string | undefined;
+  let segment = from;
+  const push = (feedback: string) => {
+    let text = (answer ?? "").trim();
+    let weight = 0;
+    if (text.startsWith("=")) {
+      weight = 1;
+      text = text.slice(1);
+    } else {
+      const w = FRACTION.exec(text);
+      if (w) {
+        weight = Number(w[1]?.replace(",", ".")) / 100;
+        text = text.slice(w[0].length);
+      }
+    }
+    answers.push({ weight, text, feedback });
+    answer = undefined;
+  };
+  const specials = /[~}#]/g;
+  specials.lastIndex = from;
+  for (let found = specials.exec(s); found; found = specials.exec(s)) {
+    const [i, c] = [found.index, found[0]];
+    // While `answer` is undefined the answer is being read, afterwards its feedback.
+    const inAnswer = answer === undefined;
+    if (c === "#" && !inAnswer) continue;
+    if (s[i - 1] === "\\" || (inAnswer && (s[i - 1] === "&" || s.startsWith("&amp;", i - 5)))) continue;
+    const part = s.slice(segment, i);
+    segment = i + 1;
+    if (c === "#") {
+      answer = part;
       continue;
     }
-    out.push(html.slice(copied, at), embedded(start[1] ?? "", start[2] ?? "", html.slice(CLOZE_START.lastIndex, end)));
-    copied = end + 1;
-    at = end;
+    if (inAnswer) answer = part;
+    push(inAnswer ? "" : part);
+    if (c === "}") return { answers, end: i + 1 };
   }
-  out.push(html.slice(copied));
-  return { text: out.join(""), parts };
+  return undefined;
+}
 
-  function embedded(weight: string, type: string, body: string): string {
+/**
+ * The embedded answers of a Cloze text, and the text with a marker in the place of each. One pass:
+ * an embedded answer that nothing closes ends the search (no later one could be closed either).
+ */
+export function splitCloze(html: string, decode: (s: string) => string): { text: string; parts: (ClozePart | undefined)[] } {
+  const parts: (ClozePart | undefined)[] = [];
+  let text = "";
+  let from = 0;
+  for (let open = html.indexOf("{"); open >= 0; open = html.indexOf("{", open + 1)) {
+    CLOZE_START.lastIndex = open;
+    const start = CLOZE_START.exec(html);
+    if (!start) continue;
+    const body = clozeBody(html, CLOZE_START.lastIndex);
+    if (!body) break;
+    const [, weight = "", type = ""] = start;
     const kind = KINDS[type];
-    const answers = body
-      .split(/(?<!\\)~/)
-      .map((raw) => {
-        let s = raw.trim();
-        let fraction = 0;
-        if (s.startsWith("=")) {
-          fraction = 1;
-          s = s.slice(1);
-        } else {
-          const w = /^%(-?\d+(?:\.\d+)?)%/.exec(s);
-          if (w) {
-            fraction = Number(w[1]) / 100;
-            s = s.slice(w[0].length);
-          }
-        }
-        const hash = s.search(/(?<!\\)#/);
-        return {
-          text: unescapeCloze(hash >= 0 ? s.slice(0, hash) : s).trim(),
-          weight: fraction,
-          feedback: hash >= 0 ? unescapeCloze(s.slice(hash + 1)).trim() : "",
-        };
-      })
+    const answers = body.answers
+      .map((a) => ({
+        weight: a.weight,
+        text: readClozeText(a.text, decode).trim(),
+        feedback: readClozeText(a.feedback, decode).trim(),
+      }))
       .filter((a) => a.text !== "");
     parts.push(kind ? { weight: weight === "" ? 1 : Number(weight), kind, answers } : undefined);
-    return clozeMarker(parts.length - 1);
+    text += setApart(html.slice(from, open)) + clozeMarker(parts.length - 1);
+    from = body.end;
+    open = body.end - 1;
   }
+  return { text: text + setApart(html.slice(from)), parts };
 }

@@ -4,12 +4,23 @@
  * of fractions scores like the service; all-or-nothing multiple choice uses the all-or-nothing
  * question type (qtype_multichoiceset). Fill in the blanks becomes Cloze. Matching and Cloze
  * score each part equally in Moodle, so their all-or-nothing forms (several parts) are left out.
+ *
+ * Texts are escaped for what Moodle reads in them (docs/security.md, "Exports escape what their
+ * format reads"): a CR is "&#13;" (an XML parser makes a literal one a line feed); a short answer's
+ * "*" is "\*" (Moodle's wildcard otherwise); a Cloze answer writes its special characters as
+ * entities, which Moodle decodes; the text around the blanks, when it holds Cloze syntax of its
+ * own, is written as HTML with "{" as "&#123;", or the question is left out where HTML would not
+ * read back the same.
  */
+import { htmlText } from "./content";
 import { allOrNothingOfMany } from "./export";
+import { readClozeText } from "./moodle-text";
+import { readShortAnswer, shortAnswerPattern } from "./shortanswer";
 import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
 import { escapeXml } from "./xml";
 
-const text = (s: string | null | undefined) => `<text>${escapeXml(s ?? "")}</text>`;
+const xml = (s: string) => escapeXml(s).replaceAll("\r", "&#13;");
+const text = (s: string | null | undefined) => `<text>${xml(s ?? "")}</text>`;
 const block = (name: string, s: string | null | undefined) => `<${name} format="plain_text">${text(s)}</${name}>`;
 const fraction = (f: number) => Number((f * 100).toFixed(7));
 
@@ -17,8 +28,48 @@ function answer(f: number, body: string, feedback?: string | null, extra = "") {
   return `<answer fraction="${fraction(f)}" format="plain_text">${text(body)}${extra}${feedback ? block("feedback", feedback) : ""}</answer>`;
 }
 
-/** Cloze answers escape "}", "~", "#" and the backslash. */
-const cloze = (s: string) => s.replace(/([\\}~#])/g, "\\$1");
+/**
+ * A Cloze short answer as Moodle's qtype_multianswer reads it back: it decodes entities, then
+ * unescapes "\}" and "\#" (so a backslash before those is doubled first); every character its
+ * pattern splits on, and "<" ">" for an HTML text, is then an entity.
+ */
+const clozeAnswer = (s: string) =>
+  shortAnswerPattern(s)
+    .replace(/\\(?=[}#])/g, "\\\\")
+    .replace(/[&~#{}\\<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Text Moodle's Cloze reader would take for an embedded answer (`{1:SHORTANSWER:`) or a gap's place (`{#1}`). */
+const CLOZE_SYNTAX = /\{(?:\d*:[A-Z_]+:|#\d+\})/;
+/** Where the prompt ends in a Cloze text: an empty CDATA section, nothing to Moodle, the end of the prompt to the reader. */
+const PROMPT_END = "<![CDATA[]]>";
+/** Plain text as HTML whose braces start nothing: "{" as "&#123;", line breaks as <br />. */
+const html = (s: string) => s.replace(/[&<>{]/g, (c) => `&#${c.charCodeAt(0)};`).replaceAll("\n", "<br />");
+/** Whether the reader's HTML reduction gives `s` back from html(s), nothing named lost. */
+const readsBack = (s: string) => {
+  const losses = new Set<string>();
+  return htmlText(html(s), losses) === s && losses.size === 0;
+};
+/** Whether a Cloze answer in an HTML text reads back as itself (HTML folds runs of spaces and no-break spaces). */
+const answerReadsBack = (answer: string) =>
+  readShortAnswer(readClozeText(clozeAnswer(answer), (s) => htmlText(s, new Set()))).text === answer;
+
+/** A fill-in-the-blanks question as Cloze, or undefined when Moodle could not read its text back. */
+function cloze(q: QuizQuestion & { type: "fill_in_blanks" }, head: string, tail: string): string | undefined {
+  const byId = new Map(q.blanks.map((b) => [b.id, b]));
+  const pieces = q.text.split(/\{\{([^{}]*)\}\}/);
+  const gap = (id: string) => {
+    const b = byId.get(id);
+    return `{1:${b?.case_sensitive ? "SHORTANSWER_C" : "SHORTANSWER"}:${(b?.accepted_answers ?? []).map((a) => `=${clozeAnswer(a)}`).join("~")}}`;
+  };
+  // Even pieces are text, odd ones blank ids.
+  const written = (asText: (s: string) => string) => pieces.map((p, i) => (i % 2 === 0 ? asText(p) : gap(p))).join("");
+  if (!CLOZE_SYNTAX.test(q.prompt) && !pieces.some((p, i) => i % 2 === 0 && CLOZE_SYNTAX.test(p)))
+    return `<question type="cloze">${head}<questiontext format="plain_text"><text>${xml(q.prompt)}\n${PROMPT_END}${xml(written((s) => s))}</text></questiontext>${tail}</question>`;
+  const marked = pieces.map((p, i) => (i % 2 === 0 ? p : `\ue010${i}\ue011`)).join("");
+  if (!readsBack(q.prompt) || !readsBack(marked) || !q.blanks.every((b) => b.accepted_answers.every(answerReadsBack)))
+    return undefined;
+  return `<question type="cloze">${head}<questiontext format="html"><text>${escapeXml(`${html(q.prompt)}<br />`)}${PROMPT_END}${escapeXml(written(html))}</text></questiontext>${tail}</question>`;
+}
 
 function typeFields(q: QuizQuestion): { type: string; body: string } | undefined {
   const combined = block("correctfeedback", q.feedback.correct) + block("incorrectfeedback", q.feedback.incorrect);
@@ -47,7 +98,7 @@ function typeFields(q: QuizQuestion): { type: string; body: string } | undefined
     case "short_text":
       return {
         type: "shortanswer",
-        body: `<usecase>${q.case_sensitive ? 1 : 0}</usecase>${q.accepted_answers.map((a) => answer(1, a, q.feedback.correct)).join("")}${q.feedback.incorrect ? answer(0, "*", q.feedback.incorrect) : ""}`,
+        body: `<usecase>${q.case_sensitive ? 1 : 0}</usecase>${q.accepted_answers.map((a) => answer(1, shortAnswerPattern(a), q.feedback.correct)).join("")}${q.feedback.incorrect ? answer(0, "*", q.feedback.incorrect) : ""}`,
       };
     case "numeric":
       return {
@@ -86,14 +137,7 @@ function question(q: QuizQuestion): string | undefined {
   const head = `<name>${text(q.title)}</name>`;
   const common = `${block("generalfeedback", q.explanation)}<defaultgrade>${q.points}</defaultgrade><penalty>0</penalty><hidden>0</hidden>`;
   const tags = q.tags?.length ? `<tags>${q.tags.map((t) => `<tag>${text(t)}</tag>`).join("")}</tags>` : "";
-  if (q.type === "fill_in_blanks") {
-    const byId = new Map(q.blanks.map((b) => [b.id, b]));
-    const marked = q.text.replace(/\{\{([^{}]*)\}\}/g, (_, id: string) => {
-      const b = byId.get(id);
-      return `{1:${b?.case_sensitive ? "SHORTANSWER_C" : "SHORTANSWER"}:${(b?.accepted_answers ?? []).map((a) => `=${cloze(a)}`).join("~")}}`;
-    });
-    return `<question type="cloze">${head}${block("questiontext", `${q.prompt}\n${marked}`)}${common}${tags}</question>`;
-  }
+  if (q.type === "fill_in_blanks") return cloze(q, head, common + tags);
   const fields = typeFields(q);
   return (
     fields && `<question type="${fields.type}">${head}${block("questiontext", q.prompt)}${common}${fields.body}${tags}</question>`

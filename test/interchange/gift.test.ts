@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { type InterchangeError, readQuestionBank } from "../../src/interchange";
+import {
+  type ImportedItem,
+  type InterchangeError,
+  type QuestionInput,
+  type QuizQuestion,
+  readQuestionBank,
+} from "../../src/interchange";
 import { bytes, GIFT } from "./fixtures";
 import { gradesLikeTheSource, item, question, share } from "./helpers";
+import { reimport, stored } from "./reimport";
 
 const result = readQuestionBank(bytes(GIFT.kinds), { format: "gift" });
 
@@ -134,5 +141,169 @@ describe("GIFT: malformed and foreign text", () => {
     expect(() => readQuestionBank(bytes("Just some notes.\n\nNothing else."), { format: "gift" })).toThrowError(
       expect.objectContaining({ code: "unreadable_file" }) as unknown as InterchangeError,
     );
+  });
+});
+
+describe("GIFT: an export reads back as it was written, here and in Moodle", () => {
+  const gift = (q: QuizQuestion) => reimport("gift", [q]);
+  const only = (q: QuizQuestion) => {
+    const { file, result } = gift(q);
+    expect(file.skipped).toEqual([]);
+    expect(result.items.map((i) => i.entry.status)).toEqual(["imported"]);
+    return { body: String(file.body), q: result.items[0]?.question as QuestionInput };
+  };
+
+  it("a wrong option written %100%Wrong stays wrong and keeps its text", () => {
+    const original = stored({
+      type: "single_choice",
+      prompt: "Pick",
+      options: [
+        { id: "a", text: "Right" },
+        { id: "b", text: "%100%Wrong" },
+        { id: "c", text: "%50%Half" },
+      ],
+      correct_option_id: "a",
+    });
+    const { body, q } = only(original);
+    // Moodle reads a weight after "~" (its regex takes %100%, %50%): the explicit %0% keeps the text as text.
+    expect(body).toContain("~%0%%100%Wrong");
+    expect(q).toMatchObject({
+      correct_option_id: "a",
+      options: [{ text: "Right" }, { text: "%100%Wrong" }, { text: "%50%Half" }],
+    });
+  });
+
+  it('a right option\'s %weight% is text after "=", as Moodle reads it', () => {
+    const r = readQuestionBank(bytes("Pick {=%50%a ~b}"), { format: "gift" });
+    expect(question(r.items[0] as ImportedItem, "single_choice").options.map((o) => o.text)).toEqual(["%50%a", "b"]);
+  });
+
+  it("an accepted answer %50%secret stays an accepted answer", () => {
+    const { body, q } = only(
+      stored({ type: "short_text", prompt: "Say", accepted_answers: ["%50%secret", "open"], case_sensitive: false }),
+    );
+    expect(body).toContain("=%100%%50%secret");
+    expect(q).toMatchObject({ accepted_answers: ["%50%secret", "open"] });
+  });
+
+  it("a leading [html] or [markdown] is text, wherever Moodle would take it as a format", () => {
+    const { q } = only(
+      stored({
+        type: "single_choice",
+        prompt: "[html]<b>Prompt</b>",
+        options: [
+          { id: "a", text: "[html]<b>a</b>", feedback: "[markdown]**fb**" },
+          { id: "b", text: "[plain]b" },
+        ],
+        correct_option_id: "b",
+        explanation: "[html]<i>why</i>",
+      }),
+    );
+    expect(q).toMatchObject({
+      prompt: "[html]<b>Prompt</b>",
+      explanation: "[html]<i>why</i>",
+      options: [{ text: "[html]<b>a</b>", feedback: "[markdown]**fb**" }, { text: "[plain]b" }],
+    });
+    const m = only(
+      stored({
+        type: "matching",
+        prompt: "Match",
+        prompts: [{ id: "a", text: "[html]<b>x</b>" }],
+        choices: [
+          { id: "k", text: "[html]<b>y</b>" },
+          { id: "l", text: "[markdown]z" },
+        ],
+        correct_matches: { a: "k" },
+        scoring: "partial",
+      }),
+    ).q;
+    expect(m).toMatchObject({
+      prompts: [{ text: "[html]<b>x</b>" }],
+      choices: [{ text: "[html]<b>y</b>" }, { text: "[markdown]z" }],
+    });
+  });
+
+  it('"->" in a matching choice or a one-answer short answer stays text; in a prompt or among several answers the question is left out', () => {
+    const matching = (prompt: string) =>
+      stored({
+        type: "matching",
+        prompt: "Match",
+        prompts: [{ id: "a", text: prompt }],
+        choices: [{ id: "k", text: "b -> c" }],
+        correct_matches: { a: "k" },
+        scoring: "partial",
+      });
+    expect(only(matching("a")).q).toMatchObject({ prompts: [{ text: "a" }], choices: [{ text: "b -> c" }] });
+    expect(gift(matching("a -> b")).file.skipped).toEqual(["qst_1"]);
+    const short = (answers: string[], correct?: string) =>
+      stored({ type: "short_text", prompt: "Say", accepted_answers: answers, case_sensitive: false, feedback: { correct } });
+    expect(only(short(["a->b"], "yes -> right")).q).toMatchObject({
+      accepted_answers: ["a->b"],
+      feedback: { correct: "yes -> right" },
+    });
+    expect(gift(short(["a->b", "c"])).file.skipped).toEqual(["qst_1"]);
+    expect(gift(short(["a", "c"], "x->y")).file.skipped).toEqual(["qst_1"]);
+    const blank = stored({
+      type: "fill_in_blanks",
+      prompt: "Fill",
+      text: "x -> {{a}} -> y",
+      blanks: [{ id: "a", accepted_answers: ["p->q"], case_sensitive: false }],
+      scoring: "partial",
+    });
+    expect(only(blank).q).toMatchObject({
+      text: "x -> {{a}} -> y",
+      blanks: [{ accepted_answers: ["p->q"] }],
+    });
+  });
+
+  it("a lone CR neither splits the question nor makes // [tag:…] or $CATEGORY: lines; it reads back as a line break", () => {
+    const original = stored({
+      type: "true_false",
+      prompt: "One\r// [tag:injected]\r\r$CATEGORY: $course$/top/Injected\rTwo\r\nThree",
+      correct: true,
+      tags: ["kept"],
+    });
+    const { q } = only(original);
+    expect(q).toMatchObject({ prompt: "One\n// [tag:injected]\n\n$CATEGORY: $course$/top/Injected\nTwo\nThree", tags: ["kept"] });
+  });
+
+  it("backslashes, escapes' own characters, private-use characters and tags with ] keep their text", () => {
+    const text = "a\\b \\n \\: ~=#{}: \ue001\ue007\ue008 \\";
+    const { q } = only(
+      stored({
+        type: "short_text",
+        title: `::${text}::`,
+        prompt: text,
+        accepted_answers: [text],
+        case_sensitive: false,
+        tags: ["x]y", "[tag:z]", "ends\\"],
+      }),
+    );
+    expect(q).toMatchObject({ title: `::${text}::`, prompt: text, accepted_answers: [text] });
+    expect(new Set(q.tags)).toEqual(new Set(["x]y", "[tag:z]", "ends\\"]));
+  });
+
+  it('"*" in a short answer is a star, not Moodle\'s wildcard: written \\*, read back as "*"', () => {
+    const { body, q } = only(stored({ type: "short_text", prompt: "Say", accepted_answers: ["a*b"], case_sensitive: false }));
+    expect(body).toContain("=a\\\\*b");
+    expect(q).toMatchObject({ accepted_answers: ["a*b"] });
+    const wild = readQuestionBank(bytes("Say {=a*b}"), { format: "gift" }).items[0];
+    expect(wild?.entry.notes).toEqual(['The wildcard "*" in an answer is matched literally here.']);
+  });
+
+  it("a fill-in text keeps its lines, spaces and NBSP around the blank, and the prompt ends where it ended", () => {
+    const original = stored({
+      type: "fill_in_blanks",
+      prompt: "First line\nsecond line",
+      text: "Line one\nthe\u00a0{{a}}\u00a0and  [html]<b>x</b>",
+      blanks: [{ id: "a", accepted_answers: ["blank"], case_sensitive: false }],
+      scoring: "partial",
+    });
+    expect(only(original).q).toMatchObject({
+      prompt: "First line\nsecond line",
+      text: "Line one\nthe\u00a0{{a}}\u00a0and  [html]<b>x</b>",
+    });
+    const comment = stored({ ...original, text: "// [tag:x] {{a}} after" } as QuizQuestion);
+    expect(gift(comment).file.skipped).toEqual(["qst_1"]);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { readQuestionBank } from "../../src/interchange";
+import { type QuestionInput, type QuizQuestion, readQuestionBank } from "../../src/interchange";
 import { bytes, MOODLE } from "./fixtures";
 import { gradesLikeTheSource, item, question, share } from "./helpers";
+import { reimport, stored } from "./reimport";
 
 describe("Moodle XML", () => {
   const result = readQuestionBank(bytes(MOODLE.types), { format: "moodle_xml" });
@@ -96,5 +97,81 @@ describe("Moodle XML", () => {
     expect(() => readQuestionBank(bytes("<?xml version='1.0'?><notaquiz/>"), { format: "moodle_xml" })).toThrow(
       /root element is <notaquiz>/,
     );
+  });
+});
+
+describe("Moodle XML: an export reads back as it was written, here and in Moodle", () => {
+  const only = (q: QuizQuestion) => {
+    const { file, result } = reimport("moodle_xml", [q]);
+    expect(file.skipped).toEqual([]);
+    expect(result.items.map((i) => [i.entry.status, i.entry.notes])).toEqual([["imported", []]]);
+    return { body: String(file.body), q: result.items[0]?.question as QuestionInput };
+  };
+  const blank = (text: string, answers: string[], prompt = "Fill in") =>
+    stored({
+      type: "fill_in_blanks",
+      prompt,
+      text,
+      blanks: [{ id: "a", accepted_answers: answers, case_sensitive: false }],
+      scoring: "partial",
+    });
+
+  it("Cloze syntax a user wrote around the blanks stays text, not new blanks", () => {
+    for (const text of ["Say {1:SHORTANSWER:=x} or {{a}} now", "Input {#1} and {{a}} {#2}", "{:SA:=y} {{a}} {2:MC:~a~=b}"]) {
+      const { body, q } = only(blank(text, ["right"]));
+      expect(q).toMatchObject({ prompt: "Fill in", text, blanks: [{ id: "a", accepted_answers: ["right"] }] });
+      // Moodle's own reader finds its subquestions with this pattern: one, the blank.
+      const cloze = body.match(/\{\d*:(SHORTANSWER|SA|MW|MULTICHOICE|MC|NUMERICAL|NM)[^}]*\}|\{#\d+\}/g) ?? [];
+      expect(cloze).toHaveLength(1);
+    }
+  });
+
+  it("a blank's answers keep ~ # } { \\ & * and entities, as Moodle's Cloze and short-answer rules read them", () => {
+    const answers = ["a~b", "c#d", "e}f{g", "h\\", "i\\}j\\#", "&amp; &#126;", "k*l", "%50%m"];
+    const { body, q } = only(blank("Type {{a}} here", answers));
+    expect(q).toMatchObject({ blanks: [{ accepted_answers: answers }] });
+    expect(body).not.toMatch(/=k\*l/);
+  });
+
+  it('"*" in a short answer is a star, not Moodle\'s wildcard: written \\*, read back as "*"', () => {
+    const { body, q } = only(
+      stored({ type: "short_text", prompt: "Say", accepted_answers: ["a*b", "\\*"], case_sensitive: true }),
+    );
+    expect(body).toContain("<text>a\\*b</text>");
+    expect(q).toMatchObject({ accepted_answers: ["a*b", "\\*"] });
+    const wild = readQuestionBank(
+      bytes(
+        '<quiz><question type="shortanswer"><name><text>W</text></name><questiontext format="plain_text"><text>Say</text></questiontext><answer fraction="100"><text>a*b</text></answer></question></quiz>',
+      ),
+      { format: "moodle_xml" },
+    ).items[0];
+    expect(wild?.entry.notes).toEqual(['The wildcard "*" in an answer is matched literally here.']);
+    expect(wild?.question).toMatchObject({ accepted_answers: ["a*b"] });
+  });
+
+  it("a CR stays a CR and a no-break space stays one", () => {
+    const prompt = "One\rtwo\r\nthree\u00a0four";
+    const { q } = only(
+      stored({
+        type: "single_choice",
+        title: "No\u00a0break",
+        prompt,
+        options: [
+          { id: "a", text: "x\u00a0y", feedback: "f\rg" },
+          { id: "b", text: "two  spaces" },
+        ],
+        correct_option_id: "a",
+      }),
+    );
+    expect(q).toMatchObject({
+      title: "No\u00a0break",
+      prompt,
+      options: [{ text: "x\u00a0y", feedback: "f\rg" }, { text: "two  spaces" }],
+    });
+  });
+
+  it("a fill-in text that breaks lines before its first blank keeps its lines apart from the prompt", () => {
+    const { q } = only(blank("First line\nsecond {{a}} line", ["x"], "Prompt\nof two lines"));
+    expect(q).toMatchObject({ prompt: "Prompt\nof two lines", text: "First line\nsecond {{a}} line" });
   });
 });
