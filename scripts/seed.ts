@@ -32,7 +32,8 @@ const CREDENTIALS_FILE = STATE.credentialsFile;
 /** npm run dev takes its lock before it migrates and builds: about 20 s here, more on a busy machine. */
 const DEV_START_WAIT_MS = 150_000;
 const USERS_PER_SET = 10;
-const SUBMISSIONS_PER_USER = 4;
+/** Each user: one attempt at every demo quiz, then a second at the first (see seedSet). */
+const SUBMISSIONS_PER_USER = 5;
 /** Left open, to show a submission before grading (results → 409 not_graded). */
 const LEFT_OPEN = 2;
 /** Retries of a request answered 429 (seeding through `npm run dev`, whose limits are the defaults). */
@@ -468,8 +469,9 @@ async function seedSet(api: Api, set: number): Promise<Seeded & { counts: string
     users.push({ ...user, skill: 0.3 + 0.65 * random() });
   }
 
-  // Each user: one attempt at each quiz, then a second attempt at the first two.
-  const plan = users.flatMap((user) => [0, 1, 2, 0, 1].slice(0, SUBMISSIONS_PER_USER).map((q) => ({ user, quiz: quizzes[q]! })));
+  // Each user: one attempt at every quiz, so that every question type has graded answers, then a
+  // second attempt at the first.
+  const plan = users.flatMap((user) => [...quizzes, quizzes[0]!].slice(0, SUBMISSIONS_PER_USER).map((quiz) => ({ user, quiz })));
   const submissions: { id: string }[] = [];
   for (const { user, quiz } of plan) {
     const answers = quiz.demo.questions.flatMap((q, i) => {
