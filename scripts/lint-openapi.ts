@@ -34,6 +34,7 @@ export async function openApiDocumentText(origin = DEFAULT_ORIGIN): Promise<stri
   return `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
 }
 
+/** The linters' binaries (@stoplight/spectral-cli, @redocly/cli: run by name, so knip.json names them as used). */
 const BIN = join(import.meta.dirname, "../node_modules/.bin");
 
 /** Runs a linter on the written document: its whole output when it fails, one line when it passes. */
