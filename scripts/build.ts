@@ -163,7 +163,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (result.reused) process.stdout.write(`Bundle ${result.outfile}: up to date with its inputs, kept (not rebuilt)\n`);
   else process.stdout.write(`Bundle ${result.outfile}: ${kib(result.bytes)} raw, ${kib(result.gzip)} gzip\n`);
   if (devRoutes) process.stdout.write("For wrangler dev: GET /__scheduled?cron=… runs the cron\n");
-  if (result.reused && docsAssetsInPlace()) process.stdout.write("Docs assets: in place in public/docs/vendor/, kept\n");
+  // Never rewritten when in place: wrangler dev reloads the worker on any change under public/,
+  // which drops the requests it is serving.
+  if (docsAssetsInPlace()) process.stdout.write("Docs assets: in place in public/docs/vendor/, kept\n");
   else {
     const docs = copyDocsAssets();
     process.stdout.write(`Docs assets: swagger-ui-dist ${docs.version} in public/docs/vendor/\n`);
