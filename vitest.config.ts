@@ -2,7 +2,8 @@ import { readdirSync } from "node:fs";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import { quietWorkerdLog } from "./test/support/quiet-runtime";
+// With its extension: Vite warns about an extensionless import, which its native config loader (the future default) cannot load.
+import { quietWorkerdLog } from "./test/support/quiet-runtime.ts";
 
 /**
  * One config, six projects (docs/testing.md says what each holds and how to run one):

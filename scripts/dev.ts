@@ -5,24 +5,27 @@
 //   PORT             where to serve (default 8787)
 //   DEV_STATE_DIR    the directory of this server's state (default .wrangler): the local D1, KV and
 //                    queues (DEV_STATE_DIR/state), the local admin key (dev-credentials.json) and the
-//                    lock (dev.lock). Another directory is another database: the e2e tests start their
-//                    own server on one, never touching a developer's.
+//                    lock (dev.lock). Another directory is another database: CI and the e2e tests start
+//                    their own servers on one, never touching a developer's. While one npm run dev
+//                    holds a directory's lock, another refuses to start on it: two workerd processes
+//                    must never write the same SQLite files.
 //   INSPECTOR_PORT   wrangler dev's debugger port (default 9229); two servers at once need two
 //   DEV_CRON_SECONDS how often the cron runs (default 60, as deployed)
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { executeD1, literal, migrate } from "./d1";
+import { devState, liveLock } from "./dev-state";
 import { createKey } from "./key-create";
 import { spawnWrangler } from "./wrangler";
 
 const PORT = process.env.PORT ?? "8787";
-const STATE_DIR = process.env.DEV_STATE_DIR || ".wrangler";
+const STATE = devState();
+const STATE_DIR = STATE.dir;
 /** wrangler's own default under .wrangler, so that `npx wrangler d1 execute DB --local` reads the same database. */
-const PERSIST_DIR = join(STATE_DIR, "state");
+const PERSIST_DIR = STATE.persistDir;
 // Kept beside the local database it belongs to, so that wiping the directory wipes both.
-const CREDENTIALS_FILE = join(STATE_DIR, "dev-credentials.json");
+const CREDENTIALS_FILE = STATE.credentialsFile;
 /** Says where this npm run dev serves, while it runs: npm run seed finds it here, whatever the port. */
-const LOCK_FILE = join(STATE_DIR, "dev.lock");
+const LOCK_FILE = STATE.lockFile;
 const CRON = "* * * * *";
 const CRON_MS = Number(process.env.DEV_CRON_SECONDS || 60) * 1000;
 
@@ -40,7 +43,19 @@ function savedKey(): DevCredentials | undefined {
   return rows.length > 0 ? saved : undefined;
 }
 
+const base = `http://127.0.0.1:${PORT}`;
+const running = liveLock(STATE);
+if (running) {
+  process.stderr.write(
+    `npm run dev is already running on ${STATE_DIR} (process ${running.pid}, ${running.url}): stop it, or start this one with another DEV_STATE_DIR (and PORT, INSPECTOR_PORT).\n`,
+  );
+  process.exit(1);
+}
 mkdirSync(STATE_DIR, { recursive: true });
+// Taken before the migrations, so that npm run seed started meanwhile waits for this server
+// instead of opening the same files; given back however this process ends.
+writeFileSync(LOCK_FILE, `${JSON.stringify({ pid: process.pid, url: base }, null, 2)}\n`);
+process.on("exit", () => rmSync(LOCK_FILE, { force: true }));
 migrate("local", PERSIST_DIR);
 let credentials = savedKey();
 if (!credentials) {
@@ -48,7 +63,6 @@ if (!credentials) {
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
 }
 
-const base = `http://127.0.0.1:${PORT}`;
 process.stdout.write(`
   Quiz API (local)        ${base}
   API reference           ${base}/docs
@@ -73,7 +87,6 @@ const child = spawnWrangler([
   "--test-scheduled",
   "--show-interactive-dev-session=false",
 ]);
-writeFileSync(LOCK_FILE, `${JSON.stringify({ pid: process.pid, url: base }, null, 2)}\n`);
 
 /**
  * One run of the worker's cron (overdue submissions graded, the outbox swept, stalled jobs resumed),
@@ -116,6 +129,5 @@ void serving().then(() => {
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => {
   clearInterval(cron);
-  rmSync(LOCK_FILE, { force: true });
   process.exit(code ?? 0);
 });

@@ -6,7 +6,7 @@
 // npm here runs no lifecycle scripts (no prepare/pretest), so `npm test` calls this explicitly and
 // the worker's build (scripts/build.ts, which wrangler runs before dev and deploy) calls
 // copyDocsAssets. It takes a few milliseconds.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -22,6 +22,19 @@ const FILES = [
   "LICENSE",
   "NOTICE",
 ];
+
+/** Whether outdir already holds the pinned version's files (a build that kept its bundle keeps them too). */
+export function docsAssetsInPlace(outdir = DOCS_VENDOR_DIR): boolean {
+  const target = resolve(outdir);
+  const pinned = (JSON.parse(readFileSync(resolve("package.json"), "utf8")) as { devDependencies?: Record<string, string> })
+    .devDependencies?.["swagger-ui-dist"];
+  const version = join(target, "VERSION");
+  return (
+    existsSync(version) &&
+    readFileSync(version, "utf8") === `swagger-ui-dist ${pinned}\n` &&
+    FILES.every((file) => existsSync(join(target, file)))
+  );
+}
 
 export function copyDocsAssets(outdir = DOCS_VENDOR_DIR): { version: string; files: string[] } {
   const require = createRequire(import.meta.url);

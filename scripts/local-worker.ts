@@ -3,8 +3,8 @@
 // and a free port. `wrangler dev` puts a proxy in front of workerd that caps throughput (see
 // STACK.md), so the seed script and the benchmarks use this instead.
 //
-// Persistence defaults to .wrangler/state/v3/{d1,kv}: the same files `wrangler dev` and
-// `wrangler d1 … --local` use (Miniflare names a database's file after its id, so the same id
+// Persistence defaults to .wrangler/state/v3/{d1,kv} (DEV_STATE_DIR/state/v3 when that is set, see
+// scripts/dev-state.ts): the same files `wrangler dev` and `wrangler d1 … --local` use (Miniflare names a database's file after its id, so the same id
 // is the same file). Pending migrations from drizzle/ are applied first and recorded in
 // d1_migrations exactly as `wrangler d1 migrations apply --local` records them.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -13,9 +13,10 @@ import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import type { Miniflare, WorkerOptions } from "miniflare";
+import { devState } from "./dev-state";
 import { QUIET_WRANGLER_ENV } from "./wrangler";
 
-export const DEV_PERSIST_ROOT = ".wrangler/state/v3";
+const DEV_PERSIST_ROOT = devState().persistRoot;
 export const DEFAULT_SCRIPT = "dist/index.js";
 /** wrangler's DEFAULT_MIGRATION_TABLE, and its DDL (`wrangler d1 migrations apply`). */
 const MIGRATIONS_TABLE = "d1_migrations";
@@ -37,7 +38,7 @@ export interface ExtraWorker {
 export interface LocalWorkerOptions {
   /** The bundle to serve; default dist/index.js. */
   scriptPath?: string;
-  /** Holds d1/ and kv/; default .wrangler/state/v3 (what `wrangler dev` uses). */
+  /** Holds d1/ and kv/; default .wrangler/state/v3 (what `wrangler dev` uses; DEV_STATE_DIR moves it). */
   persistRoot?: string;
   /** Vars that override wrangler.toml's [vars]. */
   vars?: Record<string, string>;

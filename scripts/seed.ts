@@ -2,12 +2,14 @@
 // the API itself (quizzes with every question type, users, submissions graded by
 // POST /v1/submissions/{id}/grade).
 //
-// - `npm run dev` not running: builds the bundle, serves it with Miniflare on the same
-//   .wrangler/state files `wrangler dev` uses, seeds, stops.
-// - `npm run dev` running (found by the .wrangler/dev.lock it writes, whatever its PORT): seeds
-//   through it. Two workerd processes never write the same SQLite file at once.
-// - The admin key is the one `npm run dev` prints (.wrangler/dev-credentials.json); when there
-//   is none yet, one is created in the local D1 and saved there, so that `npm run dev` reuses it.
+// - The state directory is npm run dev's: DEV_STATE_DIR, default .wrangler (scripts/dev-state.ts).
+// - `npm run dev` running on it (found by the dev.lock it writes there, whatever its PORT): seeds
+//   through it, waiting while it starts. Two workerd processes never write the same SQLite file.
+// - `npm run dev` not running on it: builds the bundle, serves it with Miniflare on the same
+//   DEV_STATE_DIR/state files `wrangler dev` uses, seeds, stops.
+// - The admin key is the one `npm run dev` prints (DEV_STATE_DIR/dev-credentials.json); when
+//   there is none yet, one is created in the local D1 and saved there, so that `npm run dev`
+//   reuses it.
 // - Run twice, it skips: the demo set is already there. `--again` adds another set (other
 //   e-mails, new quizzes).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -17,30 +19,21 @@ import { drizzle } from "drizzle-orm/d1";
 import { newApiKey } from "../src/auth/api-keys";
 import { apiKeys } from "../src/db/auth-schema";
 import { buildWorker } from "./build";
-import { DEV_PERSIST_ROOT, type LocalWorker, startLocalWorker } from "./local-worker";
+import { devState, liveLock } from "./dev-state";
+import { type LocalWorker, startLocalWorker } from "./local-worker";
 import { seededRandom } from "./random";
 
-/** Written by a running npm run dev: its process id and the URL it serves. */
-const LOCK_FILE = ".wrangler/dev.lock";
-
-/** The URL of the running npm run dev, from its lock file (a stale lock, whose process is gone, is ignored). */
-function devUrl(): string {
-  if (existsSync(LOCK_FILE)) {
-    const lock = JSON.parse(readFileSync(LOCK_FILE, "utf8")) as { pid: number; url: string };
-    try {
-      process.kill(lock.pid, 0);
-      return lock.url;
-    } catch {
-      // The process is gone: fall through.
-    }
-  }
-  return `http://127.0.0.1:${process.env.PORT ?? "8787"}`;
-}
-const DEV_URL = devUrl();
+const STATE = devState();
+/** A running npm run dev on this state directory, if any: its lock names it. */
+const LOCK = liveLock(STATE);
+const DEV_URL = LOCK?.url ?? `http://127.0.0.1:${process.env.PORT ?? "8787"}`;
 /** Written by `npm run dev` (scripts/dev.ts) in the same format. */
-const CREDENTIALS_FILE = ".wrangler/dev-credentials.json";
+const CREDENTIALS_FILE = STATE.credentialsFile;
+/** npm run dev takes its lock before it migrates and builds: about 20 s here, more on a busy machine. */
+const DEV_START_WAIT_MS = 150_000;
 const USERS_PER_SET = 10;
-const SUBMISSIONS_PER_USER = 4;
+/** Each user: one attempt at every demo quiz, then a second at the first (see seedSet). */
+const SUBMISSIONS_PER_USER = 5;
 /** Left open, to show a submission before grading (results → 409 not_graded). */
 const LEFT_OPEN = 2;
 /** Retries of a request answered 429 (seeding through `npm run dev`, whose limits are the defaults). */
@@ -392,6 +385,22 @@ async function devServerUp(): Promise<boolean> {
   }
 }
 
+/**
+ * The key of the npm run dev that holds this state directory, once it answers with its key saved:
+ * it may still be migrating or building. Never falls back to opening its files.
+ */
+async function runningDevKey(): Promise<Credentials> {
+  for (const deadline = Date.now() + DEV_START_WAIT_MS; Date.now() < deadline; ) {
+    if (!liveLock(STATE)) fail(`npm run dev (${STATE.lockFile}) stopped before it answered on ${DEV_URL}`);
+    const saved = existsSync(CREDENTIALS_FILE) ? savedCredentials() : undefined;
+    if (saved && (await devServerUp())) return saved;
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  return fail(
+    `npm run dev (process ${LOCK?.pid}) holds ${STATE.dir} but did not answer on ${DEV_URL} within ${DEV_START_WAIT_MS / 1000} s`,
+  );
+}
+
 function savedCredentials(): Credentials | undefined {
   return existsSync(CREDENTIALS_FILE) ? (JSON.parse(readFileSync(CREDENTIALS_FILE, "utf8")) as Credentials) : undefined;
 }
@@ -410,7 +419,7 @@ async function ensureKey(worker: LocalWorker): Promise<Credentials> {
   const { key, row } = await newApiKey({ name: "local admin", scopes: ["admin"], expiresAt: null });
   await db.insert(apiKeys).values(row);
   const credentials = { id: row.id, key, scopes: row.scopes };
-  mkdirSync(".wrangler", { recursive: true });
+  mkdirSync(STATE.dir, { recursive: true });
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   process.stdout.write(`  created a local admin key (saved in ${CREDENTIALS_FILE})\n`);
   return credentials;
@@ -460,8 +469,9 @@ async function seedSet(api: Api, set: number): Promise<Seeded & { counts: string
     users.push({ ...user, skill: 0.3 + 0.65 * random() });
   }
 
-  // Each user: one attempt at each quiz, then a second attempt at the first two.
-  const plan = users.flatMap((user) => [0, 1, 2, 0, 1].slice(0, SUBMISSIONS_PER_USER).map((q) => ({ user, quiz: quizzes[q]! })));
+  // Each user: one attempt at every quiz, so that every question type has graded answers, then a
+  // second attempt at the first.
+  const plan = users.flatMap((user) => [...quizzes, quizzes[0]!].slice(0, SUBMISSIONS_PER_USER).map((quiz) => ({ user, quiz })));
   const submissions: { id: string }[] = [];
   for (const { user, quiz } of plan) {
     const answers = quiz.demo.questions.flatMap((q, i) => {
@@ -522,19 +532,19 @@ async function main() {
   let worker: LocalWorker | undefined;
   let api: Api;
   let credentials: Credentials;
-  if (await devServerUp()) {
-    credentials = savedCredentials() ?? fail(`npm run dev is running on ${DEV_URL} but ${CREDENTIALS_FILE} is missing`);
+  if (LOCK) {
+    process.stdout.write(`npm run dev is running on ${STATE.dir} (${DEV_URL}): seeding through it.\n`);
+    credentials = await runningDevKey();
     api = new Api(DEV_URL, credentials.key);
-    process.stdout.write(`Seeding through the running npm run dev (${DEV_URL}).\n`);
   } else {
     process.stdout.write("Building the bundle as npm run build does …\n");
     const { outfile } = await buildWorker({ outdir: "dist", minify: true });
-    worker = await startLocalWorker({ scriptPath: outfile, persistRoot: DEV_PERSIST_ROOT, quiet: true });
+    worker = await startLocalWorker({ scriptPath: outfile, persistRoot: STATE.persistRoot, quiet: true });
     if (worker.migrationsApplied.length > 0)
       process.stdout.write(`  applied migrations: ${worker.migrationsApplied.join(", ")}\n`);
     credentials = await ensureKey(worker);
     api = new Api(worker.url, credentials.key);
-    process.stdout.write(`Seeding through a local worker on ${worker.url} (state in ${DEV_PERSIST_ROOT}).\n`);
+    process.stdout.write(`Seeding through a local worker on ${worker.url} (state in ${STATE.persistRoot}).\n`);
   }
   try {
     // The first set number whose e-mails are free; the first complete set, if any.

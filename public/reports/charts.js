@@ -135,34 +135,29 @@ export function scatter(points, labelledBy) {
   return root;
 }
 
-/** A horizontal bar per option: its share of the item's submissions, the key marked ✓. */
+/** Longest option label drawn (the table beside the chart has the whole text). */
+const LABEL_CHARS = 44;
+
+/**
+ * A horizontal bar per option, its share of the item's submissions: each labelled above by the
+ * option's text (its id when the credential may not read the texts), its share at the right, the
+ * key marked ✓.
+ */
 export function optionBars(options, labelledBy) {
   const width = 320;
-  const row = 24;
-  const labelWidth = 64;
-  const valueWidth = 50;
-  const height = options.length * row + 4;
-  const barSpace = width - labelWidth - valueWidth;
+  const row = 34;
+  const height = options.length * row + 2;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": labelledBy, class: "chart bars" });
   options.forEach((option, i) => {
     const top = 2 + i * row;
-    const name = option.id.length > 6 ? `${option.id.slice(0, 5)}…` : option.id;
+    const text = (option.text ?? "").replace(/\s+/g, " ").trim() || option.id;
+    const name = text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
     const share = option.share ?? 0;
     root.append(
-      svg(
-        "text",
-        { class: "option-label", x: labelWidth - 6, y: top + 16, "text-anchor": "end" },
-        option.isKey ? `✓ ${name}` : name,
-      ),
-      svg("rect", { class: "track", x: labelWidth, y: top + 4, width: barSpace, height: row - 8 }),
-      svg("rect", {
-        class: option.isKey ? "bar key" : "bar",
-        x: labelWidth,
-        y: top + 4,
-        width: barSpace * share,
-        height: row - 8,
-      }),
-      svg("text", { class: "value", x: width - 2, y: top + 16, "text-anchor": "end" }, format.share(option.share)),
+      svg("text", { class: "option-label", x: 0, y: top + 11 }, option.isKey ? `✓ ${name}` : name),
+      svg("text", { class: "value", x: width, y: top + 11, "text-anchor": "end" }, format.share(option.share)),
+      svg("rect", { class: "track", x: 0, y: top + 16, width, height: 12 }),
+      svg("rect", { class: option.isKey ? "bar key" : "bar", x: 0, y: top + 16, width: width * share, height: 12 }),
     );
   });
   return root;

@@ -25,6 +25,8 @@ function itemTable(rows, announce) {
   const hasFlags = rows.some((row) => Array.isArray(row.flags));
   const columns = [
     { key: "position", label: "#", name: "position", value: (r) => r.position, cell: (r) => r.label, numeric: true },
+    // Beside the row's heading, so that on a phone the prompt stays in view and the figures scroll in after it.
+    { key: "question", label: "Question", value: (r) => r.prompt, cell: (r) => h("span", { class: "prompt" }, r.prompt) },
     { key: "n", label: "n", value: (r) => r.n, cell: (r) => format.count(r.n), raw: (r) => r.n, numeric: true },
     {
       key: "difficulty",
@@ -56,8 +58,6 @@ function itemTable(rows, announce) {
           },
         ]
       : []),
-    // Last, so that on a phone the figures come first and the prompts scroll in beside them.
-    { key: "question", label: "Question", value: (r) => r.prompt, cell: (r) => h("span", { class: "prompt" }, r.prompt) },
   ];
   let sort = { key: "position", direction: 1 };
   const body = h("tbody");

@@ -1,5 +1,7 @@
-// Per choice question: a bar per option of its share of the item's attempts, the key marked when
-// the credential may see it, and the table of count, share, mean total and point-biserial beside it.
+// Per choice question: a bar per option of its share of the item's attempts, labelled by the
+// option's text, the key marked when the credential may see it, and below it the table of count,
+// share, mean total and point-biserial, each row headed by the option's id and text. Chart above
+// table, so that the table has the card's whole width and its figures fit beside the texts.
 import { optionBars } from "./charts.js";
 import { h, scrollable, uid } from "./dom.js";
 import * as format from "./format.js";
@@ -24,12 +26,12 @@ function optionQuestion(row, keysVisible) {
     flagList(row.flags),
     h(
       "div",
-      { class: "pair" },
+      { class: "stack" },
       h(
         "figure",
         {},
         optionBars(
-          options.map((o) => ({ id: o.option_id, share: o.share, isKey: o.isKey })),
+          options.map((o) => ({ id: o.option_id, text: o.text, share: o.share, isKey: o.isKey })),
           caption,
         ),
         h(
@@ -56,8 +58,8 @@ function optionQuestion(row, keysVisible) {
               h("th", { scope: "col", class: "num" }, "Chosen"),
               h("th", { scope: "col", class: "num" }, "Share"),
               hasMeanTotal ? h("th", { scope: "col", class: "num" }, "Mean total") : "",
-              hasPointBiserial ? h("th", { scope: "col", class: "num" }, "Point-biserial") : "",
-              h("th", { scope: "col" }, "Text"),
+              // A soft hyphen: the narrowest screens break the heading rather than widen the column.
+              hasPointBiserial ? h("th", { scope: "col", class: "num" }, "Point-\u00adbiserial") : "",
             ),
           ),
           h(
@@ -67,7 +69,13 @@ function optionQuestion(row, keysVisible) {
               h(
                 "tr",
                 { "data-option-id": o.option_id, class: o.isKey ? "key" : undefined },
-                h("th", { scope: "row" }, o.option_id, o.isKey ? h("span", { class: "key-mark" }, " ✓ key") : ""),
+                h(
+                  "th",
+                  { scope: "row", class: "option" },
+                  h("span", { class: "option-id" }, o.option_id),
+                  o.text ? h("span", { class: "text" }, ` ${o.text}`) : "",
+                  o.isKey ? h("span", { class: "key-mark" }, " ✓ key") : "",
+                ),
                 h("td", { class: "num", "data-column": "count", "data-value": o.count }, format.count(o.count)),
                 h("td", { class: "num", "data-column": "share", "data-value": format.raw(o.share) }, format.share(o.share)),
                 hasMeanTotal
@@ -84,7 +92,6 @@ function optionQuestion(row, keysVisible) {
                       format.ratio(o.point_biserial),
                     )
                   : "",
-                h("td", { class: "text" }, o.text),
               ),
             ),
           ),

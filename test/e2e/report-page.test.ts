@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import axe from "axe-core";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWorker } from "../../scripts/build";
@@ -60,8 +61,16 @@ interface Session {
   offOrigin: string[];
 }
 
-async function open(viewport = DESKTOP): Promise<Session> {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, serviceWorkers: "block", acceptDownloads: true });
+/** bypassCSP: for the accessibility checks only, whose engine (axe-core) is added to the page as a script. */
+async function open(viewport = DESKTOP, { bypassCSP = false, colorScheme = "light" as "light" | "dark" } = {}): Promise<Session> {
+  const context = await browser.newContext({
+    viewport,
+    deviceScaleFactor: 1,
+    serviceWorkers: "block",
+    acceptDownloads: true,
+    bypassCSP,
+    colorScheme,
+  });
   const session: Session = { context, page: undefined as unknown as Page, problems: [], requests: [], offOrigin: [] };
   // The network is unplugged: only the local worker answers. Every request is recorded here, while
   // it is held (its headers are readable then, whatever happens to the page afterwards).
@@ -137,6 +146,26 @@ async function tabTo(page: Page, selector: string, max = 120): Promise<number> {
   }
   throw new Error(`Tab never reached ${selector}`);
 }
+
+/** WCAG 2.0, 2.1 and 2.2, levels A and AA: the rules axe-core checks for them. */
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+/** The engine's own source (axe-core's Node entry carries it), added to the page as a script. */
+const AXE_SOURCE = axe.source;
+
+/** axe-core's violations on the page as it is now, as "rule: selector" lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = (await page.evaluate(
+    `axe.run(document, { runOnly: { type: "tag", values: ${JSON.stringify(WCAG_TAGS)} } }).then((r) => r.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(" ")) })))`,
+  )) as { id: string; targets: string[] }[];
+  return violations.flatMap((v) => v.targets.map((target) => `${v.id}: ${target}`));
+}
+
+/** Each table region's overflow: what of its table the region's width does not show (0 when it fits). */
+const tableOverflow = (page: Page) =>
+  page.evaluate(
+    `Object.fromEntries([...document.querySelectorAll("#report .table-scroll")].map((d) => [d.getAttribute("aria-label"), d.scrollWidth - d.clientWidth]))`,
+  ) as Promise<Record<string, number>>;
 
 const noHorizontalScroll = (page: Page) =>
   page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth") as Promise<boolean>;
@@ -598,4 +627,101 @@ describe("/reports/ in a browser", () => {
     },
     TEST_TIMEOUT_MS,
   );
+  it(
+    "at 1280 px: every table fits its card, and each option's bar is labelled by its text",
+    async () => {
+      const { items, questions } = await apiFigures();
+      const session = await open(DESKTOP);
+      const { page } = session;
+      await signIn(page, adminKey);
+      await openDemoQuiz(page);
+      const overflow = await tableOverflow(page);
+      expect(Object.keys(overflow)).toEqual(expect.arrayContaining(["Item table", "Q1 options"]));
+      for (const [region, hidden] of Object.entries(overflow)) expect(hidden, `${region} is cut off by ${hidden} px`).toBe(0);
+      expect(await noHorizontalScroll(page)).toBe(true);
+
+      for (const item of (items.items as any[]).filter((i) => Array.isArray(i.options))) {
+        const question = questions.find((q) => q.id === item.question_id);
+        const texts = new Map<string, string>(question.options.map((o: any) => [o.id, o.text]));
+        const key = new Set<string>(question.correct_option_ids ?? [question.correct_option_id]);
+        const article = page.locator(`article.question[data-question-id="${item.question_id}"]`);
+        const labels = await article.locator("svg text.option-label").allTextContents();
+        expect(labels).toEqual(
+          (item.options as any[]).map((o) => {
+            const text = texts.get(o.option_id)!.replace(/\s+/g, " ");
+            const shown = text.length > 44 ? `${text.slice(0, 43)}…` : text;
+            return key.has(o.option_id) ? `✓ ${shown}` : shown;
+          }),
+        );
+        // Each table row is headed by the option's id and its text, beside its figures.
+        const headings = await article.locator("tbody th[scope=row]").allTextContents();
+        expect(headings).toEqual(
+          (item.options as any[]).map((o) => `${o.option_id} ${texts.get(o.option_id)}${key.has(o.option_id) ? " ✓ key" : ""}`),
+        );
+      }
+      await expectClean(session);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "at 390 px: each table scrolls inside its labelled region, with its row headings and the item's question in view",
+    async () => {
+      const session = await open(PHONE);
+      const { page } = session;
+      await signIn(page, adminKey);
+      await openDemoQuiz(page);
+      expect(await noHorizontalScroll(page)).toBe(true);
+      const regions = page.locator("#report .table-scroll");
+      for (let i = 0; i < (await regions.count()); i++) {
+        const region = regions.nth(i);
+        expect(await region.getAttribute("role")).toBe("region");
+        expect(await region.getAttribute("aria-label")).toBeTruthy();
+        expect(await region.getAttribute("tabindex")).toBe("0");
+      }
+      // The item table: the question beside the item's number, on screen before any scrolling.
+      const itemRegion = page.locator('.table-scroll[aria-label="Item table"]');
+      await itemRegion.scrollIntoViewIfNeeded();
+      const box = await itemRegion.boundingBox();
+      const question = await page.locator("#item-table tbody tr").first().locator('[data-column="question"]').boundingBox();
+      expect(box && question).toBeTruthy();
+      expect(question!.x).toBeGreaterThanOrEqual(box!.x);
+      expect(question!.x + question!.width, "the question column ends inside the screen").toBeLessThanOrEqual(PHONE.width);
+
+      // Scrolled to its end, a region still shows its row headings at its left edge (sticky).
+      for (const label of ["Item table", "Q1 options"]) {
+        const scrolled = page.locator(`.table-scroll[aria-label="${label}"]`);
+        await scrolled.scrollIntoViewIfNeeded();
+        await scrolled.evaluate("(d) => { d.scrollLeft = d.scrollWidth; }");
+        const left = (await scrolled.boundingBox())!.x;
+        const heading = (await scrolled.locator("tbody th[scope=row]").first().boundingBox())!;
+        expect(Math.abs(heading.x - left), `${label}: row heading at ${heading.x}, region at ${left}`).toBeLessThanOrEqual(1);
+      }
+      await expectClean(session);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  for (const [name, viewport, colorScheme] of [
+    ["1280 px", DESKTOP, "light"],
+    ["390 px", PHONE, "light"],
+    ["1280 px in the dark scheme", DESKTOP, "dark"],
+  ] as const) {
+    it(
+      `has no WCAG 2.2 A or AA violation that axe-core finds, at ${name}: signed out, the quiz list, a report`,
+      async () => {
+        const session = await open(viewport, { bypassCSP: true, colorScheme });
+        const { page } = session;
+        await page.goto(`${origin}/reports/`);
+        expect(await axeViolations(page), "signed out").toEqual([]);
+        await signIn(page, adminKey);
+        expect(await axeViolations(page), "the quiz list").toEqual([]);
+        await openDemoQuiz(page);
+        await page.locator("#report .question").first().waitFor();
+        expect(await axeViolations(page), "the report").toEqual([]);
+        await expectClean(session);
+      },
+      TEST_TIMEOUT_MS,
+    );
+  }
 });

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { call, seedApiKey } from "../../support/call";
+import { call, defaultKey, seedApiKey } from "../../support/call";
 
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const MISSING_SUB = "sub_01kamz3f7c9n0p8s6e5vwx2y4r";
@@ -43,11 +43,17 @@ export async function grade(id: string) {
   return res.json;
 }
 
-/** Results as a reader sees them (submissions:read only): the quiz's reveal policy applies. */
-let reader: Promise<string> | undefined;
+/**
+ * Results as a reader sees them (submissions:read only): the quiz's reveal policy applies. The
+ * reader's key lives as long as the file's admin key: the files of a runtime share this module, and
+ * test/support/fresh-storage.ts empties D1 (and forgets the admin key) between them.
+ */
+let reader: { admin: Promise<string>; key: Promise<string> } | undefined;
 export async function results(id: string, auth?: string) {
-  reader ??= seedApiKey(["submissions:read"], { name: "results reader" }).then((k) => k.key);
-  const res = await call(`/v1/submissions/${id}/results`, { auth: auth ?? (await reader) });
+  const admin = defaultKey();
+  if (reader?.admin !== admin)
+    reader = { admin, key: seedApiKey(["submissions:read"], { name: "results reader" }).then((k) => k.key) };
+  const res = await call(`/v1/submissions/${id}/results`, { auth: auth ?? (await reader.key) });
   expect(res.status, res.text).toBe(200);
   return res.json;
 }
