@@ -31,6 +31,7 @@ const PREBUNDLED = [
   "fflate",
   "ulidx",
   "crc-32",
+  "saxes",
   "fast-check",
   "standardwebhooks",
   "oauth4webapi",

@@ -11,15 +11,20 @@ import { InterchangeError } from "./errors";
 export const BUDGET = {
   /** Items an import reads at most (a quiz holds 200 questions): QTI references and resources, Moodle questions, Aiken blocks. */
   items: 1_000,
-  /** XML elements and texts in all of a file's documents together: about a second of parsing. */
+  /** XML elements, attributes and texts in all of a file's documents together: about a second of parsing. */
   xmlNodes: 1_000_000,
   /**
-   * XML elements and texts in one document: what one parse may hold in memory (about 50 MB). A
-   * Moodle question takes about 100, so a file of 1 000 questions about 100 000.
+   * XML elements, attributes and texts in one document: what one parse may hold in memory (about
+   * 50 MB). A Moodle question takes about 100, so a file of 1 000 questions about 100 000.
    */
   xmlNodesPerDocument: 250_000,
   /** Elements open at once in an XML document. */
   xmlDepth: 100,
+  /**
+   * Attributes of one XML element: the parser holds a start tag's attributes until the tag ends,
+   * so this bounds what one tag may make it hold. A QTI element has about a dozen at most.
+   */
+  xmlAttributesPerElement: 100,
   /**
    * Steps of QTI response processing (an expression evaluated, a rule run, a value compared) over
    * all items and probes: about a second of work. A quiz of 200 items with custom processing of

@@ -1,13 +1,18 @@
 /**
- * Safe XML reading, in one linear pass of our own (docs/security.md): the tokenizer steps from
- * one `<` to the next with `indexOf`, so no input makes it backtrack. A DOCTYPE or entity
- * declaration is refused when the tokenizer meets one as markup (`unsafe_xml`): the text
- * `<!DOCTYPE` inside a comment, a CDATA section or an attribute value is content, and no
- * comment can open inside an attribute value to hide one. Nothing is ever expanded: only the five
- * predefined entities and character references are decoded. Elements open at once, nodes per
- * document and nodes per file are bounded (budget.ts); attributes live in objects without a
- * prototype, so `__proto__` is a name like any other. Every failure is an InterchangeError.
+ * Safe XML reading on saxes (docs/security.md): a streaming parser that checks well-formedness in
+ * one pass, reading each character once, and expands nothing. The reader stops at saxes's first
+ * error, so no input makes it work past the point where the file stopped being XML, and every error
+ * is an InterchangeError with its line. A DOCTYPE is refused on saxes's own doctype token, and a
+ * `<!ENTITY` or a DOCTYPE inside the root where saxes reports that declaration (`unsafe_xml`): the
+ * text `<!DOCTYPE` inside a comment, a CDATA section or an escaped attribute value is content, and a
+ * raw `<` inside an attribute value is an error (no "comment" opens there to hide a declaration).
+ * Only the five predefined entities and character references are decoded; any other reference is
+ * an error, since no DTD is read to define it. Elements open at once, attributes per element, and
+ * nodes (elements, attributes, texts) per document and per file are bounded (budget.ts), counted
+ * from saxes's events as they come; attributes live in objects without a prototype, so `__proto__`
+ * is a name like any other.
  */
+import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { BUDGET, type WorkBudget } from "./budget";
 import { InterchangeError, unreadable } from "./errors";
 
@@ -47,7 +52,7 @@ export function decodeText(bytes: Uint8Array): string {
 /** `qti-simple-choice` → `simpleChoice`, `response-identifier` → `responseIdentifier`: QTI 3 in QTI 2 names. */
 const camel = (s: string) => s.replace(/^qti-/, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** `imsmd:keyword` → `keyword`, `xml:base` → `base`: one prefix comes off (fast-xml-parser's removeNSPrefix, which this replaced). */
+/** `imsmd:keyword` → `keyword`, `xml:base` → `base`: one prefix comes off, whatever namespace it stands for. */
 const local = (name: string) => {
   const colon = name.indexOf(":");
   return colon >= 0 && colon === name.lastIndexOf(":") ? name.slice(colon + 1) : name;
@@ -56,171 +61,137 @@ const local = (name: string) => {
 /** The attributes of every element that has none: one frozen object, not one each (a document may hold 250 000 elements). */
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze(Object.create(null));
 
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-/** XML's name characters, with every character past ASCII allowed (the reader needs no finer rule). */
-const isNameStart = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x3a || c >= 0x80;
-const isNameChar = (c: number) => isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e;
+/**
+ * saxes's messages (6.0.0, pinned) that mean it met a declaration: a DOCTYPE after the root
+ * element opened, and a `<!…` that is neither a comment, CDATA nor a DOCTYPE, reported at its
+ * seventh character.
+ */
+const MISPLACED_DOCTYPE = "inappropriately located doctype declaration.";
+const UNKNOWN_DECLARATION = "incorrect syntax.";
+const UNDEFINED_ENTITY = "undefined entity.";
+const DECLARATION_NAME_LENGTH = 7;
+
+const unsafe = () =>
+  new InterchangeError("unsafe_xml", "The XML has a DOCTYPE or entity declaration; such files are refused, not expanded.");
 
 export interface ParseOptions {
   /** Rename QTI 3's kebab-case `qti-…` elements and attributes to their QTI 2 camel-case twins. */
   qti3Names?: boolean;
-  /** The read's budget, charged one XML node per element and text. */
+  /** The read's budget, charged one XML node per element, attribute and text. */
   budget?: WorkBudget;
 }
 
 /**
  * The root element of an XML document, names without namespace prefixes (and with `qti3Names`,
  * in QTI 2 form, so one reader serves both). Comments, processing instructions and the XML
- * declaration are skipped; text is decoded, CDATA kept as written.
+ * declaration are skipped (a comment does not split the text around it); text and attribute
+ * values are decoded, CDATA kept as written, line ends read as XML reads them (CR and CRLF as LF).
  */
 export function parseXml(s: string, options: ParseOptions = {}): XmlElement {
   const rename = options.qti3Names ? camel : (name: string) => name;
-  const n = s.length;
-  const at = (position: number) => {
-    let line = 1;
-    for (let i = s.indexOf("\n"); i >= 0 && i < position; i = s.indexOf("\n", i + 1)) line++;
-    return line;
-  };
-  const fail = (position: number, why: string): never => {
-    throw unreadable(`Malformed XML at line ${at(position)}: ${why}.`);
-  };
+  const parser = new SaxesParser();
+  const malformed = (why: string) => unreadable(`Malformed XML at line ${parser.line}: ${why.replace(/\.$/, "")}.`);
   let nodes = 0;
   const counted = () => {
     if (++nodes > BUDGET.xmlNodesPerDocument)
       throw new InterchangeError(
         "too_complex",
-        `An XML document of the file holds more than ${BUDGET.xmlNodesPerDocument.toLocaleString("en-US")} elements and texts.`,
+        `An XML document of the file holds more than ${BUDGET.xmlNodesPerDocument.toLocaleString("en-US")} elements, attributes and texts.`,
       );
     options.budget?.spend("xmlNodes");
   };
-  const stack: { element: XmlElement; raw: string; start: number }[] = [];
+  const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
+  // The text since the last element, CDATA section or processing instruction: saxes reports the
+  // text on each side of a comment apart, and the tree keeps it whole.
   let text = "";
-  let textStart = 0;
   const flush = () => {
     if (text === "") return;
     const top = stack[stack.length - 1];
     if (top) {
       counted();
-      top.element.children.push(decodeEntities(text));
-    } else if (/\S/.test(text)) fail(textStart, "text outside the root element");
+      top.children.push(text);
+    }
     text = "";
   };
-  const readName = (from: number): number => {
-    if (!isNameStart(s.charCodeAt(from))) fail(from, "a name was expected");
-    let i = from + 1;
-    while (i < n && isNameChar(s.charCodeAt(i))) i++;
-    return i;
-  };
-  const skipSpace = (from: number) => {
-    let i = from;
-    while (i < n && isSpace(s.charCodeAt(i))) i++;
-    return i;
-  };
-  const closing = (marker: string, from: number, what: string) => {
-    const end = s.indexOf(marker, from);
-    if (end < 0) fail(from, `an unclosed ${what}`);
-    return end;
-  };
 
-  let i = s.charCodeAt(0) === 0xfeff ? 1 : 0;
-  while (i < n) {
-    const lt = s.indexOf("<", i);
-    if (text === "") textStart = i;
-    text += s.slice(i, lt < 0 ? n : lt);
-    if (lt < 0) break;
-    const next = s.charCodeAt(lt + 1);
-    if (next === 0x21 /* ! */) {
-      if (s.startsWith("<!--", lt)) {
-        i = closing("-->", lt + 4, "comment") + 3;
-        continue;
-      }
-      if (s.startsWith("<![CDATA[", lt)) {
-        const end = closing("]]>", lt + 9, "CDATA section");
-        flush();
-        const top = stack[stack.length - 1];
-        if (!top) fail(lt, "a CDATA section outside the root element");
-        counted();
-        top?.element.children.push(s.slice(lt + 9, end));
-        i = end + 3;
-        continue;
-      }
-      if (/^(DOCTYPE|ENTITY)/i.test(s.slice(lt + 2, lt + 9)))
-        throw new InterchangeError(
-          "unsafe_xml",
-          "The XML has a DOCTYPE or entity declaration; such files are refused, not expanded.",
-        );
-      fail(lt, "a markup declaration (<!…) that is neither a comment nor CDATA");
+  parser.on("error", (error) => {
+    // saxes writes "line:column: message"; malformed() names the line from parser.line.
+    const why = error.message.slice(error.message.indexOf(": ") + 2);
+    if (why === MISPLACED_DOCTYPE) throw unsafe();
+    if (why === UNKNOWN_DECLARATION) {
+      // saxes has read `<!` and seven characters (at least seven code units) of the declaration.
+      const start = s.lastIndexOf("<!", parser.position - DECLARATION_NAME_LENGTH - 2);
+      if (/^<!(DOCTYPE|ENTITY)/i.test(s.slice(start, start + 2 + DECLARATION_NAME_LENGTH))) throw unsafe();
+      throw malformed("a markup declaration (<!…) that is neither a comment nor CDATA");
     }
-    if (next === 0x3f /* ? */) {
-      const end = closing("?>", lt + 2, "processing instruction");
-      flush();
-      i = end + 2;
-      continue;
-    }
+    if (why === UNDEFINED_ENTITY)
+      throw malformed(
+        "a reference to an undefined entity (only &lt; &gt; &amp; &quot; &apos; and character references are read)",
+      );
+    throw malformed(why);
+  });
+  parser.on("doctype", () => {
+    throw unsafe();
+  });
+  parser.on("text", (t) => {
+    // Outside the root element saxes reports white space only (anything else is its error).
+    if (stack.length > 0) text += t;
+  });
+  parser.on("cdata", (cdata) => {
     flush();
-    if (next === 0x2f /* / */) {
-      const end = readName(lt + 2);
-      const raw = s.slice(lt + 2, end);
-      const gt = skipSpace(end);
-      if (s.charCodeAt(gt) !== 0x3e) fail(gt, `the end tag </${raw}> is not closed by ">"`);
-      const open = stack.pop();
-      if (!open) fail(lt, `the end tag </${raw}> closes no element`);
-      if (open?.raw !== raw) fail(lt, `</${raw}> closes <${open?.raw}>`);
-      i = gt + 1;
-      continue;
-    }
-    // A start tag: its name, then attributes until ">" or "/>".
-    const nameEnd = readName(lt + 1);
-    const raw = s.slice(lt + 1, nameEnd);
-    const element: XmlElement = { name: rename(local(raw)), attrs: NO_ATTRIBUTES, children: [] };
-    let seen: Set<string> | undefined;
-    let j = nameEnd;
-    let selfClosing = false;
-    for (;;) {
-      const before = j;
-      j = skipSpace(j);
-      const c = s.charCodeAt(j);
-      if (c === 0x3e) break;
-      if (c === 0x2f && s.charCodeAt(j + 1) === 0x3e) {
-        selfClosing = true;
-        j++;
-        break;
-      }
-      if (j >= n) fail(lt, `the tag <${raw}> is not closed`);
-      if (j === before) fail(j, `white space is needed between the attributes of <${raw}>`);
-      const attrEnd = readName(j);
-      const attr = s.slice(j, attrEnd);
-      j = skipSpace(attrEnd);
-      if (s.charCodeAt(j) !== 0x3d) fail(j, `the attribute ${attr} of <${raw}> has no value`);
-      j = skipSpace(j + 1);
-      const quote = s[j];
-      if (quote !== '"' && quote !== "'") fail(j, `the value of ${attr} is not quoted`);
-      const valueEnd = closing(quote as string, j + 1, `value of the attribute ${attr}`);
-      seen ??= new Set();
-      if (seen.has(attr)) fail(j, `the attribute ${attr} is repeated`);
-      seen.add(attr);
-      if (element.attrs === NO_ATTRIBUTES) element.attrs = Object.create(null) as Record<string, string>;
-      if (attr !== "xmlns" && !attr.startsWith("xmlns:"))
-        element.attrs[rename(local(attr))] = decodeEntities(s.slice(j + 1, valueEnd));
-      j = valueEnd + 1;
-    }
-    i = j + 1;
-    const parent = stack[stack.length - 1];
-    if (parent) parent.element.children.push(element);
-    else if (root) fail(lt, "a second root element");
-    else root = element;
+    const top = stack[stack.length - 1];
+    if (!top) throw malformed("a CDATA section outside the root element");
     counted();
-    if (!selfClosing) {
-      stack.push({ element, raw, start: lt });
-      if (stack.length > BUDGET.xmlDepth) fail(lt, `elements nested deeper than ${BUDGET.xmlDepth}`);
+    top.children.push(cdata);
+  });
+  parser.on("processinginstruction", flush);
+  let attributeCount = 0;
+  parser.on("opentagstart", () => {
+    attributeCount = 0;
+  });
+  parser.on("attribute", () => {
+    if (++attributeCount > BUDGET.xmlAttributesPerElement)
+      throw malformed(`an element with more than ${BUDGET.xmlAttributesPerElement} attributes`);
+    counted();
+  });
+  parser.on("opentag", (tag: SaxesTagPlain) => {
+    flush();
+    const element: XmlElement = { name: rename(local(tag.name)), attrs: attributes(tag.attributes, rename), children: [] };
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children.push(element);
+    else root ??= element;
+    counted();
+    if (!tag.isSelfClosing) {
+      stack.push(element);
+      if (stack.length > BUDGET.xmlDepth) throw malformed(`elements nested deeper than ${BUDGET.xmlDepth}`);
     }
+  });
+  parser.on("closetag", (tag: SaxesTagPlain) => {
+    flush();
+    if (!tag.isSelfClosing) stack.pop();
+  });
+
+  try {
+    parser.write(s).close();
+  } catch (error) {
+    if (error instanceof InterchangeError) throw error;
+    // saxes reports what it finds through the handler above; anything else it throws is still the file's doing.
+    throw malformed("the parser stopped");
   }
-  flush();
-  const open = stack.pop();
-  if (open) fail(open.start, `<${open.raw}> is not closed`);
   if (!root) throw unreadable("The XML has no root element.");
   return root;
+}
+
+/** saxes's attributes (an object without a prototype) under the reader's names, namespace declarations left out. */
+function attributes(parsed: Record<string, string>, rename: (name: string) => string): Record<string, string> {
+  let attrs = NO_ATTRIBUTES;
+  for (const [name, value] of Object.entries(parsed)) {
+    if (name === "xmlns" || name.startsWith("xmlns:")) continue;
+    if (attrs === NO_ATTRIBUTES) attrs = Object.create(null) as Record<string, string>;
+    attrs[rename(local(name))] = value;
+  }
+  return attrs;
 }
 
 export const elements = (e: XmlElement, name?: string): XmlElement[] =>

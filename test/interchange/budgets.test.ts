@@ -132,6 +132,17 @@ describe("XML nodes", { timeout: 60_000 }, () => {
     expect(refusal(() => readQuestionBank(file(BUDGET.xmlNodesPerDocument), { format: "moodle_xml" })).code).toBe("too_complex");
   });
 
+  it("attributes count as nodes: elements and their attributes past the limit → too_complex", () => {
+    // The root and each element with its attribute: 1 + 2 × elements nodes.
+    const file = (elements: number) => bytes(`<quiz>${'<a b=""/>'.repeat(elements)}</quiz>`);
+    const most = Math.floor((BUDGET.xmlNodesPerDocument - 1) / 2);
+    expect(readQuestionBank(file(most), { format: "moodle_xml" }).items).toEqual([]);
+    expect(refusal(() => readQuestionBank(file(most + 1), { format: "moodle_xml" }))).toMatchObject({
+      code: "too_complex",
+      detail: expect.stringContaining("elements, attributes and texts"),
+    });
+  });
+
   it(`more than ${BUDGET.xmlNodes.toLocaleString("en-US")} in all the documents of a package → too_complex`, () => {
     const per = BUDGET.xmlNodesPerDocument - 10;
     const item = (i: number) => `<assessmentItem identifier="i${i}">${"<a/>".repeat(per)}</assessmentItem>`;

@@ -1,6 +1,7 @@
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { InterchangeError, type InterchangeErrorCode, readQuestionBank } from "../../src/interchange";
+import { BUDGET } from "../../src/interchange/budget";
 import { MAX_ENTRIES, MAX_UNCOMPRESSED_BYTES } from "../../src/interchange/zip";
 import { bytes, QTI } from "./fixtures";
 import { BOMB_MANIFEST, deflatedZeros, rawZip } from "./zips";
@@ -48,14 +49,58 @@ describe("unsafe XML is refused, never expanded", () => {
 });
 
 describe("the XML reader decides from its own tokens, and every failure is a refusal with a code", () => {
+  /** The refusal's code and detail. */
+  const refused = (xml: string) => {
+    try {
+      readQuestionBank(bytes(xml), { format: "moodle_xml" });
+    } catch (error) {
+      if (error instanceof InterchangeError) return { code: error.code, detail: error.detail };
+      throw error;
+    }
+    return { code: "none", detail: "" };
+  };
   const HIDDEN_DOCTYPE = `<quiz a="<!--"><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]><b c="-->"/>&x;</quiz>`;
+  const ESCAPED_HIDDEN_DOCTYPE = `<quiz a="&lt;!--"><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]><b c="--&gt;"/>&x;</quiz>`;
 
-  it("a DOCTYPE behind a “comment” that opens inside an attribute value → unsafe_xml", () => {
-    expect(
-      refusal(() => readQuestionBank(bytes(`<quiz a="<!--"><!DOCTYPE x><b c="-->"/></quiz>`), { format: "moodle_xml" })),
-    ).toBe("unsafe_xml");
-    expect(refusal(() => readQuestionBank(bytes(HIDDEN_DOCTYPE), { format: "moodle_xml" }))).toBe("unsafe_xml");
-    expect(refusal(() => readQuestionBank(manifestZip({ "items/order-v3.xml": bytes(HIDDEN_DOCTYPE) })))).toBe("unsafe_xml");
+  it("a DOCTYPE behind a “comment” that opens inside an attribute value is refused: the raw < is the file's first error", () => {
+    // XML allows no "<" in an attribute value: the parser stops there, before any DOCTYPE.
+    expect(refused(`<quiz a="<!--"><!DOCTYPE x><b c="-->"/></quiz>`)).toEqual({
+      code: "unreadable_file",
+      detail: "Malformed XML at line 1: disallowed character.",
+    });
+    expect(refused(HIDDEN_DOCTYPE).code).toBe("unreadable_file");
+    // In a package, as any malformed item: that item is skipped with its reason, nothing of it read.
+    const order = readQuestionBank(manifestZip({ "items/order-v3.xml": bytes(HIDDEN_DOCTYPE) })).items.find(
+      (i) => i.entry.source_id === "order-v3",
+    );
+    expect(order?.entry).toMatchObject({ status: "skipped", notes: ["Skipped: Malformed XML at line 1: disallowed character."] });
+  });
+
+  it("a DOCTYPE inside the root element, after attribute values that hold “<!--” and “-->” → unsafe_xml", () => {
+    expect(refused(`<quiz a="&lt;!--"><!DOCTYPE x><b c="--&gt;"/></quiz>`).code).toBe("unsafe_xml");
+    expect(refused(ESCAPED_HIDDEN_DOCTYPE).code).toBe("unsafe_xml");
+    expect(refused(`<quiz><![CDATA[<!--]]><!DOCTYPE x><b c="--&gt;"/></quiz>`).code).toBe("unsafe_xml");
+    expect(refusal(() => readQuestionBank(manifestZip({ "items/order-v3.xml": bytes(ESCAPED_HIDDEN_DOCTYPE) })))).toBe(
+      "unsafe_xml",
+    );
+  });
+
+  it.each([
+    ["a DOCTYPE before the root", `<!DOCTYPE quiz SYSTEM "quiz.dtd"><quiz/>`],
+    ["a DOCTYPE after a comment", `<?xml version="1.0"?><!-- x --><!DOCTYPE quiz><quiz/>`],
+    ["an entity declaration inside the root", `<quiz><!ENTITY x "y"></quiz>`],
+    ["an entity declaration before the root", `<!ENTITY x "y"><quiz/>`],
+    ["a DOCTYPE in lower case", `<quiz><!doctype quiz></quiz>`],
+    ["an entity declaration after a line break", `<quiz>\r\n<!ENTITY\r\nx "y"></quiz>`],
+  ])("%s → unsafe_xml", (_, xml) => {
+    expect(refused(xml).code).toBe("unsafe_xml");
+  });
+
+  it("the text <!DOCTYPE in an attribute value, escaped as XML requires, is content", () => {
+    const xml = `<quiz><question type="essay" note="&lt;!DOCTYPE x [&lt;!ENTITY y 'z'&gt;]&gt;"><name><text>Note</text></name>
+      <questiontext format="html"><text>Read &lt;!DOCTYPE html&gt; as text</text></questiontext></question></quiz>`;
+    const result = readQuestionBank(bytes(xml), { format: "moodle_xml" });
+    expect(result.items.map((i) => i.entry.status)).toEqual(["imported"]);
   });
 
   it("elements nested deeper than 100 → unreadable_file naming the limit", () => {
@@ -69,13 +114,43 @@ describe("the XML reader decides from its own tokens, and every failure is a ref
     );
   });
 
+  it(`an element with more than ${BUDGET.xmlAttributesPerElement} attributes → unreadable_file naming the limit`, () => {
+    const element = (n: number) => `<quiz ${Array.from({ length: n }, (_, i) => `a${i}="${i}"`).join(" ")}/>`;
+    expect(refused(element(BUDGET.xmlAttributesPerElement)).code).toBe("none");
+    expect(refused(element(BUDGET.xmlAttributesPerElement + 1))).toEqual({
+      code: "unreadable_file",
+      detail: `Malformed XML at line 1: an element with more than ${BUDGET.xmlAttributesPerElement} attributes.`,
+    });
+  });
+
   it("attributes named __proto__, constructor or prototype are attributes like any other, and the file reads", () => {
     const xml = `<quiz __proto__="x" constructor="y"><question type="essay" prototype="z" __proto__="w"><name><text>Proto</text></name>
-      <questiontext format="html"><text>Why &amp;constructor; and &constructor;?</text></questiontext></question></quiz>`;
+      <questiontext format="html"><text>Why &amp;constructor; and &amp;__proto__;?</text></questiontext></question></quiz>`;
     const result = readQuestionBank(bytes(xml), { format: "moodle_xml" });
     expect(result.items.map((i) => [i.entry.source_id, i.entry.status])).toEqual([["Proto", "imported"]]);
-    expect(result.items[0]?.question?.prompt).toBe("Why &constructor; and &constructor;?");
+    expect(result.items[0]?.question?.prompt).toBe("Why &constructor; and &__proto__;?");
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it.each(["&constructor;", "&__proto__;", "&toString;", "&nbsp;", "&lol;"])(
+    "an entity no DTD defines (%s) → unreadable_file naming the reference, never a property of an object",
+    (reference) => {
+      const xml = `<quiz><question type="essay"><name><text>E</text></name>\n<questiontext><text>Why ${reference}?</text></questiontext></question></quiz>`;
+      expect(refused(xml)).toEqual({
+        code: "unreadable_file",
+        detail:
+          "Malformed XML at line 2: a reference to an undefined entity (only &lt; &gt; &amp; &quot; &apos; and character references are read).",
+      });
+      expect(refused(`<quiz a="${reference}"/>`).code).toBe("unreadable_file");
+    },
+  );
+
+  it("character references are read, one that names no character is an error", () => {
+    const xml = `<quiz><question type="essay"><name><text>&#x48;&#105;</text></name><questiontext><text>&#169; &#x1F600;</text></questiontext></question></quiz>`;
+    const result = readQuestionBank(bytes(xml), { format: "moodle_xml" });
+    expect(result.items.map((i) => [i.entry.source_id, i.question?.prompt])).toEqual([["Hi", "© 😀"]]);
+    expect(refused("<quiz>&#0;</quiz>").code).toBe("unreadable_file");
+    expect(refused("<quiz>&#x110000;</quiz>").code).toBe("unreadable_file");
   });
 
   it("a question type or element named like an object's own properties is just an unknown name", () => {
@@ -97,6 +172,11 @@ describe("the XML reader decides from its own tokens, and every failure is a ref
     ["an unclosed CDATA section", "<quiz><![CDATA[x</quiz>"],
     ["another markup declaration", "<quiz><!ELEMENT x ANY></quiz>"],
     ["mismatched end tags", "<quiz><a></b></quiz>"],
+    ["a raw < in an attribute value", '<quiz a="<b>"/>'],
+    ["a control character", "<quiz>\u0001</quiz>"],
+    ["an XML declaration after white space", ' <?xml version="1.0"?><quiz/>'],
+    ["a DOCTYPE that never closes", "<!DOCTYPE quiz [<!ENTITY x 'y'>"],
+    ["a CDATA section before the root", "<![CDATA[x]]><quiz/>"],
     ["nothing but a declaration", '<?xml version="1.0"?>'],
   ])("%s → unreadable_file", (_, xml) => {
     expect(refusal(() => readQuestionBank(bytes(xml), { format: "moodle_xml" }))).toBe("unreadable_file");

@@ -60,9 +60,21 @@ describe("QTI packages whose test refers to one heavy item 10, 100 and 1 000 tim
 describe("what the XML reader refuses ends the job at once with its code", () => {
   const xml = (text: string) => new TextEncoder().encode(text);
 
-  it("a DOCTYPE hidden behind a “comment” opened in an attribute value → unsafe_xml", async () => {
+  it("a DOCTYPE hidden behind a “comment” opened in an attribute value → unreadable_file at the raw <", async () => {
     const hidden = `<quiz a="<!--"><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]><b c="-->"/>&x;</quiz>`;
-    await failsWith(xml(hidden), "application/xml", "", "unsafe_xml");
+    const job = await failsWith(xml(hidden), "application/xml", "", "unreadable_file");
+    expect(job.error!.detail).toBe("Malformed XML at line 1: disallowed character.");
+  });
+
+  it("a DOCTYPE inside the root element → unsafe_xml", async () => {
+    const inside = `<quiz a="&lt;!--"><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]><b c="--&gt;"/>&x;</quiz>`;
+    await failsWith(xml(inside), "application/xml", "", "unsafe_xml");
+  });
+
+  it("a reference to an entity no DTD defines → unreadable_file naming it", async () => {
+    const file = `<quiz><question type="essay"><name><text>E</text></name><questiontext><text>&constructor;</text></questiontext></question></quiz>`;
+    const job = await failsWith(xml(file), "application/xml", "", "unreadable_file");
+    expect(job.error!.detail).toContain("undefined entity");
   });
 
   it("elements nested over 100 deep → unreadable_file", async () => {
