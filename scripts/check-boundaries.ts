@@ -12,7 +12,8 @@
  *   rate-limit   the limiter                                         → lib, domain, rate-limit
  *   events       the outbox's delivery: fan-out, signing, attempts   → lib, queue, domain, outbound, db,
  *                                                                      events
- *   jobs         long work run in steps by the jobs queue            → lib, queue, domain, db, events, jobs
+ *   jobs         long work run in steps by the jobs queue            → lib, queue, domain, db, events,
+ *                                                                      interchange, jobs
  *   authoring    a question's shapes and rows, shared by quizzes,    → lib, domain, db, authoring
  *                questions and imports
  *   interchange  question banks in and out (QTI, GIFT, Moodle, …)    → lib, domain, interchange
@@ -67,7 +68,8 @@ const ALLOWED: Record<string, string[]> = {
   auth: ["lib", "queue", "domain", "db", "auth"],
   "rate-limit": ["lib", "domain", "rate-limit"],
   events: ["lib", "queue", "domain", "outbound", "db", "events"],
-  jobs: ["lib", "queue", "domain", "db", "events", "jobs"],
+  // A job's representation names the format an import read (interchange's list of formats).
+  jobs: ["lib", "queue", "domain", "db", "events", "interchange", "jobs"],
   authoring: ["lib", "domain", "db", "authoring"],
   interchange: ["lib", "domain", "interchange"],
   imports: ["lib", "queue", "domain", "db", "events", "jobs", "authoring", "interchange", "imports"],

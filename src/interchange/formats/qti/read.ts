@@ -5,12 +5,12 @@
  * More references than an import reads are refused before any item is read, and an item the test
  * refers to several times is read once (budget.ts).
  */
-import { BUDGET, tooManyItems, type WorkBudget } from "./budget";
-import { InterchangeError, unreadable } from "./errors";
-import { readQtiItem } from "./qti-item";
-import type { ImportedItem, ImportResult } from "./types";
-import { child, decodeText, descendants, parseXml, textOf, type XmlElement } from "./xml";
-import { readZip, scanZip } from "./zip";
+import { BUDGET, tooManyItems, type WorkBudget } from "../../budget";
+import { InterchangeError, unreadable } from "../../errors";
+import type { ImportedItem, ImportResult } from "../../types";
+import { child, decodeText, descendants, parseXml, textOf, type XmlElement } from "../../xml";
+import { readZip, scanZip } from "../../zip";
+import { readQtiItem } from "./item";
 
 const isQti3 = (text: string) => /<qti-assessment-(item|test)\b/.test(text);
 const parseQti = (text: string, budget: WorkBudget) => parseXml(text, { qti3Names: isQti3(text), budget });
