@@ -3,8 +3,8 @@
  * format cannot express is left out, named in `skipped` (for the `Export-Skipped` header) and in
  * a comment at the top of the file.
  */
-import { writerOf } from "./formats";
-import type { ExportFile, ExportFormat, QuizForExport, QuizQuestion } from "./types";
+import { type ExportFormat, writerOf } from "./formats";
+import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
 
 /** The quiz and its questions (keys included) as a file of `format`, by that format's writer (formats/). */
 export const exportQuiz = (format: ExportFormat, quiz: QuizForExport, questions: QuizQuestion[]): ExportFile =>

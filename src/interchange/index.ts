@@ -6,14 +6,22 @@
 
 import { BUDGET, tooManyItems, WorkBudget } from "./budget";
 import { InterchangeError } from "./errors";
+import type { ImportFormat } from "./formats";
 import { FORMATS, formatOf } from "./formats";
 import { fileStart } from "./formats/recognise";
-import type { ImportFormat, ImportResult } from "./types";
+import type { ImportResult } from "./types";
 
 export { BUDGET } from "./budget";
 export { InterchangeError, type InterchangeErrorCode } from "./errors";
 export { exportQuiz, fileSlug } from "./export";
-export { EXPORT_FORMATS, IMPORT_FORMATS, IMPORT_MEDIA_TYPE_CONTENTS, IMPORT_MEDIA_TYPES } from "./formats";
+export {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  IMPORT_FORMATS,
+  IMPORT_MEDIA_TYPE_CONTENTS,
+  IMPORT_MEDIA_TYPES,
+  type ImportFormat,
+} from "./formats";
 export { RECOGNISE_PREFIX_BYTES } from "./formats/recognise";
 export type * from "./types";
 
@@ -43,7 +51,7 @@ export interface ReadOptions {
  * One work budget (budget.ts) covers the whole read, whichever reader it takes. Where the items
  * go, and whether the quiz has room for them, is the import's to decide (src/imports/plan.ts).
  */
-export function readQuestionBank(bytes: Uint8Array, options: ReadOptions = {}): ImportResult {
+export function readQuestionBank(bytes: Uint8Array, options: ReadOptions = {}): ImportResult<ImportFormat> {
   const format = options.format ?? recogniseFormat(bytes, options.mediaType);
   const result = formatOf(format).read(bytes, new WorkBudget());
   if (result.items.length > BUDGET.items) throw tooManyItems(result.items.length);

@@ -5,9 +5,6 @@
  */
 import type { z } from "@hono/zod-openapi";
 import type { GradableQuestion, QuestionInput as QuestionInputSchema, QuestionType } from "../domain/question-types";
-import type { ImportFormat } from "./formats";
-
-export type { ExportFormat, ImportFormat } from "./formats";
 
 /**
  * A question input as the API's schema takes it (domain/question-types: `QuestionInput`, the body
@@ -46,8 +43,9 @@ export interface ImportedItem {
   question?: QuestionInput;
 }
 
-export interface ImportResult {
-  format: ImportFormat;
+/** A read upload; `Format` the name of the format that read it (formats/index.ts lists them). */
+export interface ImportResult<Format extends string = string> {
+  format: Format;
   /** The quiz title the file carries (a QTI test's or package's title), if any. */
   title?: string;
   items: ImportedItem[];

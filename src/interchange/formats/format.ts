@@ -31,7 +31,7 @@ export interface Format<Id extends string = string, MediaType extends string = s
    */
   recognise(start: FileStart): number;
   /** The upload's items in source order with their report entries, within the read's one budget; refusals throw InterchangeError. */
-  read(bytes: Uint8Array, budget: WorkBudget): ImportResult;
+  read(bytes: Uint8Array, budget: WorkBudget): ImportResult<Id>;
   /** Its writers, by the name of the export format (`?format=` of GET /v1/quizzes/{id}/export). */
   write?: Readonly<Record<Export, Writer>>;
 }

@@ -39,5 +39,5 @@ export const IMPORT_MEDIA_TYPE_CONTENTS: Record<ImportMediaType, string> = {
   "text/plain": "GIFT or Aiken, UTF-8 (or UTF-16 with its byte order mark).",
 };
 
-export const formatOf = (id: ImportFormat): Format => FORMATS.find((format) => format.id === id) as Format;
+export const formatOf = (id: ImportFormat) => FORMATS.find((format) => format.id === id) as Format<ImportFormat>;
 export const writerOf = (id: ExportFormat): Writer => WRITERS[id];

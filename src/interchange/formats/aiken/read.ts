@@ -27,7 +27,7 @@ interface Pending {
   options: { letter: string; text: string }[];
 }
 
-export function readAiken(source: string): ImportResult {
+export function readAiken(source: string): ImportResult<"aiken"> {
   const items: ImportedItem[] = [];
   let answered = false;
   let block: Pending | undefined;

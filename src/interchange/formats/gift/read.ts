@@ -84,7 +84,7 @@ function blocks(source: string): Block[] {
   return out;
 }
 
-export function readGift(source: string): ImportResult {
+export function readGift(source: string): ImportResult<"gift"> {
   const items: ImportedItem[] = [];
   let category: string | undefined;
   let position = 0;

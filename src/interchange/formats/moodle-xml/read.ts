@@ -28,7 +28,7 @@ const value = (q: XmlElement, name: string) => textOf(child(q, name)).trim();
 const flag = (q: XmlElement, name: string) => ["1", "true"].includes(value(q, name).toLowerCase());
 const fraction = (a: XmlElement) => Number(a.attrs.fraction ?? 0) / 100;
 
-export function readMoodleXml(text: string, budget?: WorkBudget): ImportResult {
+export function readMoodleXml(text: string, budget?: WorkBudget): ImportResult<"moodle_xml"> {
   const root = parseXml(text, { budget });
   if (root.name !== "quiz") throw unreadable(`Not a Moodle XML file: the root element is <${root.name}>, not <quiz>.`);
   const questions = elements(root, "question");
