@@ -1,5 +1,5 @@
 // The endpoints the bench drives, as load specs over the seeded data.
-import type { GradableQuestion } from "../src/domain/questions";
+import type { GradableQuestion } from "../src/domain/question-types";
 import { answersFor, seededRandom } from "./fixtures";
 import type { LoadItem, LoadSpec } from "./load-spec";
 import type { BenchData } from "./seed-bench";

@@ -3,7 +3,7 @@
 
 import { type Random, seededRandom } from "../scripts/random";
 import type { SubmittedAnswer } from "../src/domain/answers";
-import type { GradableQuestion } from "../src/domain/questions";
+import type { GradableQuestion } from "../src/domain/question-types";
 
 export { type Random, seededRandom };
 

@@ -2,52 +2,27 @@ import { type SQL, sql } from "drizzle-orm";
 import { questions, questionVersions } from "../db/schema";
 import { ANSWER_ROW_BUDGET, answerRowBytes } from "../domain/answers";
 import { withoutAnswerKey } from "../domain/events";
-import { gradableQuestion, listIds, matchingFromPairs, RANDOM_ID_LISTS, TYPE_FIELDS } from "../domain/questions";
+import { moduleOf, type QuestionInput } from "../domain/question-types";
+import { gradableQuestion } from "../domain/questions";
 import { shownCommentary, shownDefinition } from "../domain/reveal";
 import type { Database } from "../env";
 import { validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import type { Question, QuestionInput } from "./question.schemas";
+import type { Question } from "./question.schemas";
 
 /** A question's row, its versions, and its representations: for the API and for events. */
 
 export type QuestionRow = typeof questions.$inferSelect;
 
 /**
- * The row for a validated question; position is set by the caller. The key is stored in its usual
- * form: a matching written as pairs becomes prompts, choices and correct_matches, and an ordering
- * without correct_order is in the order its items are listed.
+ * The row for a validated question; position is set by the caller. The definition is its type
+ * module's (domain/question-types): every list entry with its id, the key in its usual form (a
+ * matching written as pairs becomes prompts, choices and correct_matches, and an ordering without
+ * correct_order is in the order its items are listed).
  */
 export function questionRow(quizId: string, input: QuestionInput, position: number, now: string): QuestionRow {
   const { type, prompt, points, feedback, explanation, pool, title, tags } = input;
-  const source: Record<string, unknown> =
-    input.type === "matching" && input.pairs !== undefined
-      ? { ...input, ...matchingFromPairs(input.pairs, input.distractors ?? []) }
-      : input;
-  const definition: Record<string, unknown> = {};
-  for (const field of TYPE_FIELDS[type]) definition[field] = source[field];
-  // Ids left out: random for items and choices (their order must not tell the key), else a, b, … by position.
-  for (const field of ["options", "items", "prompts", "choices"] as const) {
-    const list = source[field] as { id?: string; text: string; feedback?: string }[] | undefined;
-    if (!list) continue;
-    const ids = listIds(list, RANDOM_ID_LISTS.includes(field));
-    // A choice option's feedback is kept in the definition beside its text: results show it per version.
-    definition[field] = list.map((o, i) => ({
-      id: ids[i],
-      text: o.text,
-      ...(o.feedback === undefined ? {} : { feedback: o.feedback }),
-    }));
-  }
-  if (input.type === "ordering" && input.correct_order === undefined)
-    definition.correct_order = (definition.items as { id: string }[]).map((item) => item.id);
-  if (input.type === "fill_in_blanks") {
-    const ids = listIds(input.blanks, false);
-    definition.blanks = input.blanks.map((b, i) => ({
-      id: ids[i],
-      accepted_answers: b.accepted_answers,
-      case_sensitive: b.case_sensitive,
-    }));
-  }
+  const definition = moduleOf(input).definition(input);
   const id = newId("question");
   return {
     id,

@@ -4,7 +4,7 @@ import type { SubmittedAnswer } from "../domain/answers";
 import type { StoredAnswerResult } from "../domain/grading";
 import { ITEM_ATTEMPTS, type ItemSumsTuple, type OptionSumsTuple } from "../domain/item-analysis";
 import { JOB_STATUSES, JOB_TYPES } from "../domain/jobs";
-import { QUESTION_TYPES, type QuestionFeedback } from "../domain/questions";
+import { QUESTION_TYPES, type QuestionFeedback } from "../domain/question-types";
 import type { QuizSettings } from "../domain/quiz-settings";
 import { type PresentedQuestion, SUBMISSION_STATUSES } from "../domain/submissions";
 import { ROLES } from "../domain/users";

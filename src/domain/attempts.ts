@@ -1,4 +1,4 @@
-import type { QuestionType } from "./questions";
+import { moduleOf, type QuestionType } from "./question-types";
 import type { QuizSettings, RevealPolicy } from "./quiz-settings";
 import type { PresentedQuestion } from "./submissions";
 
@@ -75,26 +75,22 @@ export interface DrawableQuestion {
   alwaysShuffled?: boolean;
 }
 
-/** A stored question as the draw sees it: its pool and what a submission may order. */
+/** A stored question as the draw sees it: its pool and what a submission may order (its type's presentation). */
 export function drawableQuestion(question: {
   id: string;
   pool: string | null;
   type: QuestionType;
   definition: Record<string, unknown>;
 }): DrawableQuestion {
-  const ids = (field: string) => ((question.definition[field] ?? []) as { id: string }[]).map((entry) => entry.id);
   const drawable = { id: question.id, pool: question.pool };
-  switch (question.type) {
-    case "single_choice":
-    case "multiple_choice":
-      return { ...drawable, options: ids("options") };
-    case "ordering":
-      return { ...drawable, options: ids("items"), alwaysShuffled: true };
-    case "matching":
-      return { ...drawable, options: ids("choices"), alwaysShuffled: true };
-    default:
-      return drawable;
-  }
+  const { presentation } = moduleOf(question);
+  if (!presentation) return drawable;
+  const list = (question.definition[presentation.list] ?? []) as { id: string }[];
+  return {
+    ...drawable,
+    options: list.map((entry) => entry.id),
+    ...(presentation.alwaysShuffled ? { alwaysShuffled: true } : {}),
+  };
 }
 
 /**

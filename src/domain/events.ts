@@ -1,4 +1,4 @@
-import { ANSWER_KEY_FIELDS } from "./reveal";
+import { ANSWER_KEY_FIELDS } from "./question-types";
 
 /**
  * The event catalogue: every change the API records, by type. An event is
@@ -39,7 +39,7 @@ export function subscribes(subscribed: readonly string[], type: string): boolean
   return subscribed.includes("*") || subscribed.includes(type);
 }
 
-/** A question as an event carries it: the API's representation less its answer key (the fields reveal.ts hides). */
+/** A question as an event carries it: the API's representation less every type's key fields (those reveal.ts hides). */
 export function withoutAnswerKey<T extends Record<string, unknown>>(question: T): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...question };
   for (const field of ANSWER_KEY_FIELDS) delete copy[field];

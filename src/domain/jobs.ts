@@ -1,8 +1,7 @@
-import type { QuestionType } from "./questions";
-
 /**
  * Long work the API runs in the background (GET /v1/jobs/{id}): regrades, LTI resyncs
- * (src/lti/resync.ts) and question-bank imports (src/imports).
+ * (src/lti/resync.ts) and question-bank imports (src/imports; the formats they read are
+ * src/interchange/formats).
  */
 export const JOB_TYPES = ["regrade", "lti_resync", "import"] as const;
 
@@ -27,28 +26,3 @@ export const IMPORT_ERROR_CODES = [
   "internal_error",
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
-
-/** The formats an import reads (docs/import-export.md); src/interchange holds the readers. */
-export const IMPORT_FORMATS = ["qti", "gift", "moodle_xml", "aiken"] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-/** One source item's line in a finished import's report. */
-export interface ImportReportLine {
-  source_id: string;
-  title?: string;
-  status: "imported" | "approximated" | "skipped";
-  question_id?: string;
-  type?: QuestionType;
-  notes: string[];
-}
-
-/** What a succeeded import reports (jobs.result). */
-export interface ImportJobResult {
-  quiz_id: string | null;
-  format: ImportFormat;
-  items_total: number;
-  imported: number;
-  approximated: number;
-  skipped: number;
-  report: ImportReportLine[];
-}

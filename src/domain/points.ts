@@ -9,3 +9,12 @@ export const MICRO_POINTS_PER_POINT = 10 ** POINT_DECIMALS;
 
 export const toMicro = (points: number): number => Math.round(points * MICRO_POINTS_PER_POINT);
 export const fromMicro = (micro: number): number => micro / MICRO_POINTS_PER_POINT;
+
+/**
+ * Round-half-up division of non-negative integers. BigInt because numerators
+ * such as earned micro-points × 10 000 can exceed 2^53, and float division
+ * near a .5 boundary could round the wrong way.
+ */
+export function divRoundHalfUp(num: bigint, den: bigint): bigint {
+  return (2n * num + den) / (2n * den);
+}

@@ -1,4 +1,5 @@
-import { type StoredQuestion, TYPE_FIELDS } from "./questions";
+import { TYPE_FIELDS } from "./question-types";
+import type { StoredQuestion } from "./questions";
 
 /** The question as the input it was made from, so that a patch can be merged into it and revalidated. */
 export function questionAsInput(stored: StoredQuestion): Record<string, unknown> {

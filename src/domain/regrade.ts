@@ -7,7 +7,7 @@
 import { type StoredAnswerResult, scoreAnswer, totalOf } from "./grading";
 import type { RegradePolicy } from "./jobs";
 import { fromMicro, toMicro } from "./points";
-import type { GradableQuestion } from "./questions";
+import type { GradableQuestion } from "./question-types";
 import type { FeedbackBand } from "./quiz-settings";
 
 export interface CurrentQuestion {

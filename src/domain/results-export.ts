@@ -1,6 +1,6 @@
 import type { SubmittedAnswer } from "./answers";
 import type { StoredAnswerResult } from "./grading";
-import type { QuestionType } from "./questions";
+import type { QuestionType } from "./question-types";
 import type { GradedBy, PresentedQuestion } from "./submissions";
 
 /**

@@ -1,6 +1,7 @@
 import { hasScope } from "../lib/scopes";
 import { policyReveals, type RevealFacts } from "./attempts";
-import type { GradableQuestion, QuestionFeedback } from "./questions";
+import { ANSWER_KEY_FIELDS, type GradableQuestion, KEY_ORDERED_LISTS, moduleOf } from "./question-types";
+import type { QuestionFeedback } from "./question-types/type";
 
 /**
  * Who sees answer keys, in one place. A question's key is shown only to credentials that could
@@ -8,29 +9,9 @@ import type { GradableQuestion, QuestionFeedback } from "./questions";
  * (`correct_answer`) when the quiz's reveal policy says so, to whoever may read the results.
  * The key is more than the right answers (docs/security.md): a question's feedback and explanation and any
  * option's feedback tell it too, and so would an ordering's items or a matching's choices listed
- * in the key's order, so until the key is revealed they are hidden or listed by id.
+ * in the key's order, so until the key is revealed they are hidden or listed by id. Which fields
+ * are key, and which lists are in the key's order, each type's module says (src/domain/question-types/).
  */
-
-/**
- * Fields of a question's definition that give the answer away: hidden in question reads and
- * left out of events (domain/events.ts) alike. A numeric question's `tolerance` is among them: with
- * the results' points it narrows the key down to an interval.
- */
-export const ANSWER_KEY_FIELDS: readonly string[] = [
-  "correct_option_id",
-  "correct_option_ids",
-  "correct",
-  "accepted_answers",
-  "correct_value",
-  "tolerance",
-  "correct_order",
-  "correct_matches",
-  "blanks",
-  "rubric",
-];
-
-/** Lists shown sorted by id until the key is revealed: an ordering's items, a matching's choices. */
-export const KEY_ORDERED_LISTS: readonly string[] = ["items", "choices"];
 
 /** Whether a credential with these scopes sees questions' key fields. */
 export const revealsKeys = (scopes: readonly string[]): boolean => hasScope(scopes, "quizzes:write");
@@ -100,10 +81,11 @@ export function chosenOptionFeedback(
   response: unknown,
   reveal: boolean,
 ): { option_id: string; feedback: string }[] | undefined {
-  if (!reveal || (question.type !== "single_choice" && question.type !== "multiple_choice")) return undefined;
+  const { choice } = moduleOf(question);
+  if (!reveal || !choice) return undefined;
   const chosen = new Set<unknown>(Array.isArray(response) ? response : [response]);
-  const shown = question.options.flatMap((o) =>
-    chosen.has(o.id) && o.feedback !== undefined ? [{ option_id: o.id, feedback: o.feedback }] : [],
-  );
+  const shown = choice
+    .options(question)
+    .flatMap((o) => (chosen.has(o.id) && o.feedback !== undefined ? [{ option_id: o.id, feedback: o.feedback }] : []));
   return shown.length > 0 ? shown : undefined;
 }

@@ -1,8 +1,8 @@
 import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../authoring/question.schemas";
 import { type QuestionRow, questionRow } from "../authoring/question-rows";
 import { ANSWER_ROW_BUDGET } from "../domain/answers";
-import type { ImportReportLine } from "../domain/jobs";
 import type { ImportResult, ReportEntry } from "../interchange";
+import type { ImportReportLine } from "../jobs/jobs";
 import { fieldErrors } from "../lib/validation";
 
 /**

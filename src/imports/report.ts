@@ -1,4 +1,5 @@
-import type { ImportFormat, ImportJobResult, ImportReportLine } from "../domain/jobs";
+import type { ImportFormat } from "../interchange";
+import type { ImportJobResult, ImportReportLine } from "../jobs/jobs";
 
 /**
  * A finished import's result, kept in its job's row: one report line per source item. Rows stay

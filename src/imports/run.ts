@@ -38,20 +38,19 @@ class ImportFailure extends Error {
   }
 }
 
-export async function runImportJob(env: Env, db: Database, wakeUps: WakeUps, jobId: string): Promise<void> {
-  const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
-  if (job?.type !== "import") return;
-  if (job.status === "succeeded" || job.status === "failed") return deleteUpload(env, jobId);
+/** One delivery of an import job, read once by the consumer (src/worker/queue.ts) and handed over as its row. */
+export async function runImportJob(env: Env, db: Database, wakeUps: WakeUps, job: JobRow): Promise<void> {
+  if (job.status === "succeeded" || job.status === "failed") return deleteUpload(env, job.id);
   if (job.status === "queued")
-    await db.run(sql`UPDATE jobs SET status = 'running', updated_at = ${isoNow()} WHERE id = ${jobId} AND status = 'queued'`);
+    await db.run(sql`UPDATE jobs SET status = 'running', updated_at = ${isoNow()} WHERE id = ${job.id} AND status = 'queued'`);
   try {
     await importFile(env, db, wakeUps, job);
   } catch (error) {
     if (!(error instanceof ImportFailure)) throw error; // retried by the queue, then failed by the dead-letter queue
-    await failImport(env, db, jobId, error.code, error.detail);
+    await failImport(env, db, job.id, error.code, error.detail);
     return;
   }
-  await deleteUpload(env, jobId);
+  await deleteUpload(env, job.id);
 }
 
 async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow): Promise<void> {
@@ -60,7 +59,7 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
   if (!bytes) throw new ImportFailure("internal_error", "The uploaded file is no longer stored; upload it again.");
   let read: ImportResult;
   try {
-    read = readQuestionBank(bytes, { format: params.format, mediaType: params.media_type, capacity: Number.MAX_SAFE_INTEGER });
+    read = readQuestionBank(bytes, { format: params.format, mediaType: params.media_type });
   } catch (error) {
     if (error instanceof InterchangeError) throw new ImportFailure(error.code, error.detail);
     // Reading is pure work on the file's bytes: a delivery again would fail the same way, so the
@@ -71,9 +70,9 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
       `The file could not be read as ${params.format}: the reader stopped on its content.`,
     );
   }
+  let target = await targetQuiz(db, job, params);
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = isoNow();
-    const target = await targetQuiz(db, job, params);
     const plan = planImport(read, target, now);
     const newQuiz = params.new_quiz ? quizRow(job.quizId, quizTitle(params, read, now), now) : undefined;
     const result = importResult(params.format, plan.rows.length > 0 ? job.quizId : null, plan.report);
@@ -94,31 +93,50 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
       const text = errorChainText(error);
       if (text.includes("FOREIGN KEY"))
         throw new ImportFailure("not_found", "The quiz was deleted before the import was written.");
-      // Another delivery finished the job, or the quiz changed since it was read: read again.
+      // Another delivery finished the job, or the quiz changed since it was read: read both again.
       if (
         !text.includes("NOT NULL constraint failed: questions.position") &&
         !text.includes("UNIQUE constraint failed: quizzes.id")
       )
         throw error;
-      const [now] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
-      if (now?.status === "succeeded" || now?.status === "failed") return;
+      const again = await afterConflict(db, job, params);
+      if (again === "finished") return;
+      target = again;
     }
   }
   throw new Error(`import ${job.id}: the quiz kept changing while it was written`);
 }
 
+/** SQL: the answer bytes of the quiz's questions (domain/answers answerRowBytes). */
+const answerBytesOf = (quizId: string) =>
+  sql<number>`(SELECT coalesce(sum(answer_bytes), 0) FROM questions WHERE quiz_id = ${quizId})`.mapWith(Number);
+
 /** The quiz as stored now: its question count and answer bytes (a new quiz: empty). */
 async function targetQuiz(db: Database, job: JobRow, params: ImportParams): Promise<TargetQuiz> {
   if (params.new_quiz) return { id: job.quizId, questionCount: 0, answerBytes: 0 };
   const [quiz] = await db
-    .select({
-      count: quizzes.questionCount,
-      bytes: sql<number>`(SELECT coalesce(sum(answer_bytes), 0) FROM questions WHERE quiz_id = ${job.quizId})`.mapWith(Number),
-    })
+    .select({ count: quizzes.questionCount, bytes: answerBytesOf(job.quizId) })
     .from(quizzes)
     .where(eq(quizzes.id, job.quizId));
   if (!quiz) throw new ImportFailure("not_found", "The quiz was deleted before the import was written.");
   return { id: job.quizId, questionCount: quiz.count, answerBytes: quiz.bytes };
+}
+
+/**
+ * After a write that did not hold: the job's status and the quiz as stored now, in one read;
+ * "finished" when another delivery has ended the job meanwhile.
+ */
+async function afterConflict(db: Database, job: JobRow, params: ImportParams): Promise<TargetQuiz | "finished"> {
+  const [row] = await db
+    .select({ status: jobs.status, count: quizzes.questionCount, bytes: answerBytesOf(job.quizId) })
+    .from(jobs)
+    .leftJoin(quizzes, eq(quizzes.id, jobs.quizId))
+    .where(eq(jobs.id, job.id));
+  if (row?.status === "succeeded" || row?.status === "failed") return "finished";
+  if (params.new_quiz) return { id: job.quizId, questionCount: 0, answerBytes: 0 };
+  if (row?.count === null || row?.count === undefined)
+    throw new ImportFailure("not_found", "The quiz was deleted before the import was written.");
+  return { id: job.quizId, questionCount: row.count, answerBytes: row.bytes };
 }
 
 /** A new quiz's title: the request's, else the file's when the API would accept it, else a dated default. */

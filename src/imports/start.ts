@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { WakeUps } from "../db/after-commit";
 import { jobs, quizzes } from "../db/schema";
-import type { ImportFormat } from "../domain/jobs";
 import type { Database } from "../env";
+import type { ImportFormat } from "../interchange";
 import { InterchangeError, recogniseFormat } from "../interchange";
 import { ApiError, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";

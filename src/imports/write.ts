@@ -5,8 +5,8 @@ import { type QuizRow, serializeQuiz } from "../authoring/quiz-rows";
 import { eventStatement } from "../db/outbox";
 import { questions, quizzes } from "../db/schema";
 import { prepared, statement } from "../db/statements";
-import type { ImportJobResult } from "../domain/jobs";
 import type { Database } from "../env";
+import type { ImportJobResult } from "../jobs/jobs";
 
 /**
  * An import's one atomic batch: the job marked succeeded with its result (the claim), then the new

@@ -31,7 +31,7 @@ export const BUDGET = {
    * 30 expressions, each probed 30 times, takes 180 000.
    */
   evaluationSteps: 1_000_000,
-  /** Responses an item's processing is probed with (qti-probe.ts). */
+  /** Responses an item's processing is probed with (formats/qti/probe.ts). */
   probesPerItem: 150,
   /** Bytes a package inflates to, over every entry read and every pass. */
   inflatedBytes: 100 * 1024 * 1024,

@@ -3,11 +3,13 @@
  * accepts, or a skipped item saying why. Texts are trimmed (single-line ones folded onto one
  * line) and judged by the text rules of docs/security.md; lengths and counts are the API's own limits.
  */
-import { textProblem } from "../lib/text";
-import type { BlankInput, ImportedItem, OptionInput, QuestionInput } from "./types";
 
-/** The API's limits on a question input (src/authoring/question.schemas.ts). */
-export const LIMITS = {
+import { byType, type PerType } from "../domain/question-types";
+import { textProblem } from "../lib/text";
+import type { ImportedItem, QuestionInput } from "./types";
+
+/** The API's limits on a question input (src/domain/question-types/). */
+const LIMITS = {
   questions: 200,
   title: 200,
   tags: 20,
@@ -69,7 +71,7 @@ function list<T>(items: T[], field: string, min: number, max: number): T[] {
   return items;
 }
 
-const options = (items: OptionInput[], field: string, min: number) =>
+const options = (items: { id?: string; text: string; feedback?: string }[], field: string, min: number) =>
   list(items, field, min, LIMITS.maxOptions).map((o) => ({
     id: o.id,
     text: text(o.text, `text of ${field.replace(/s$/, "")} "${o.id}"`, false, LIMITS.optionText),
@@ -78,6 +80,42 @@ const options = (items: OptionInput[], field: string, min: number) =>
 
 const answers = (items: string[]) =>
   list([...new Set(items.map((a) => text(a, "accepted answer", false, LIMITS.optionText)))], "accepted answers", 1, 100);
+
+/** Each type's own fields made acceptable (or an Invalid error naming why they cannot be), in place. */
+const NORMALIZE: PerType<QuestionInput, void> = {
+  single_choice: (q) => {
+    q.options = options(q.options, "options", LIMITS.minOptions);
+  },
+  multiple_choice: (q) => {
+    q.options = options(q.options, "options", LIMITS.minOptions);
+  },
+  true_false: () => {},
+  short_text: (q) => {
+    q.accepted_answers = answers(q.accepted_answers);
+  },
+  numeric: (q) => {
+    if (!Number.isFinite(q.correct_value) || Math.abs(q.correct_value) > LIMITS.value)
+      throw new Invalid("the correct value is out of range");
+    const { tolerance } = q;
+    if (!(tolerance !== undefined && tolerance >= 0 && tolerance <= LIMITS.value))
+      throw new Invalid("the tolerance is out of range");
+  },
+  ordering: (q) => {
+    q.items = options(q.items, "items", LIMITS.minOptions);
+  },
+  matching: (q) => {
+    q.prompts = options(q.prompts ?? [], "prompts", 1);
+    q.choices = options(q.choices ?? [], "choices", 1);
+  },
+  fill_in_blanks: (q) => {
+    q.text = text(q.text, "text", true, LIMITS.prompt);
+    q.blanks = list(q.blanks, "blanks", 1, 26).map((b) => ({ ...b, accepted_answers: answers(b.accepted_answers) }));
+  },
+  essay: (q) => {
+    if (q.rubric?.trim()) q.rubric = text(q.rubric, "rubric", true, LIMITS.prompt);
+    else delete q.rubric;
+  },
+};
 
 /** `q` made acceptable to the API (or an Invalid error naming why it cannot be); `notes` gets the small losses. */
 function normalize(q: QuestionInput, notes: string[]): QuestionInput {
@@ -110,40 +148,7 @@ function normalize(q: QuestionInput, notes: string[]): QuestionInput {
       out.points = rounded;
     }
   }
-  switch (out.type) {
-    case "single_choice":
-    case "multiple_choice":
-      out.options = options(out.options, "options", LIMITS.minOptions);
-      break;
-    case "ordering":
-      out.items = options(out.items, "items", LIMITS.minOptions);
-      break;
-    case "matching":
-      out.prompts = options(out.prompts, "prompts", 1);
-      out.choices = options(out.choices, "choices", 1);
-      break;
-    case "short_text":
-      out.accepted_answers = answers(out.accepted_answers);
-      break;
-    case "numeric":
-      if (!Number.isFinite(out.correct_value) || Math.abs(out.correct_value) > LIMITS.value)
-        throw new Invalid("the correct value is out of range");
-      if (!(out.tolerance >= 0 && out.tolerance <= LIMITS.value)) throw new Invalid("the tolerance is out of range");
-      break;
-    case "fill_in_blanks":
-      out.text = text(out.text, "text", true, LIMITS.prompt);
-      out.blanks = list(out.blanks, "blanks", 1, 26).map((b: BlankInput) => ({
-        ...b,
-        accepted_answers: answers(b.accepted_answers),
-      }));
-      break;
-    case "essay":
-      if (out.rubric?.trim()) out.rubric = text(out.rubric, "rubric", true, LIMITS.prompt);
-      else delete out.rubric;
-      break;
-    case "true_false":
-      break;
-  }
+  byType(NORMALIZE, out);
   return out;
 }
 

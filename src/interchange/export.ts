@@ -3,23 +3,12 @@
  * format cannot express is left out, named in `skipped` (for the `Export-Skipped` header) and in
  * a comment at the top of the file.
  */
-import { writeGift } from "./gift-write";
-import { writeMoodleXml } from "./moodle-write";
-import { writeQtiPackage } from "./qti-write";
-import type { ExportFile, ExportFormat, QuizForExport, QuizQuestion } from "./types";
+import { type ExportFormat, writerOf } from "./formats";
+import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
 
-export function exportQuiz(format: ExportFormat, quiz: QuizForExport, questions: QuizQuestion[]): ExportFile {
-  switch (format) {
-    case "qti3":
-      return writeQtiPackage("3.0", quiz, questions);
-    case "qti21":
-      return writeQtiPackage("2.1", quiz, questions);
-    case "gift":
-      return writeGift(quiz, questions);
-    case "moodle_xml":
-      return writeMoodleXml(quiz, questions);
-  }
-}
+/** The quiz and its questions (keys included) as a file of `format`, by that format's writer (formats/). */
+export const exportQuiz = (format: ExportFormat, quiz: QuizForExport, questions: QuizQuestion[]): ExportFile =>
+  writerOf(format)(quiz, questions);
 
 /** A file name for a quiz title: lower-case ASCII letters, digits and dashes, at most 80, "quiz" when none is left. */
 export function fileSlug(title: string): string {
@@ -32,9 +21,3 @@ export function fileSlug(title: string): string {
     .replace(/^-+|-+$/g, "");
   return slug === "" ? "quiz" : slug;
 }
-
-/** Whether every right part (option, prompt, blank) must be right for any credit, with more than one part. */
-export const allOrNothingOfMany = (q: QuizQuestion) =>
-  (q.type === "multiple_choice" && q.scoring === "all_or_nothing" && q.correct_option_ids.length > 1) ||
-  (q.type === "matching" && q.scoring === "all_or_nothing" && q.prompts.length > 1) ||
-  (q.type === "fill_in_blanks" && q.scoring === "all_or_nothing" && q.blanks.length > 1);

@@ -5,7 +5,7 @@
  * |correct|. Weights those rules represent exactly import as they are; any other weight is
  * rounded to the nearest rule, and the note says how.
  */
-import type { Scoring } from "./types";
+import type { Scoring } from "../domain/question-types/type";
 
 const EPSILON = 1e-6;
 const same = (a: number, b: number) => Math.abs(a - b) < EPSILON;

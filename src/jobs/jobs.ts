@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { jobs } from "../db/schema";
 import { statement } from "../db/statements";
-import type { ImportErrorCode, ImportJobResult } from "../domain/jobs";
+import type { ImportErrorCode } from "../domain/jobs";
+import type { QuestionType } from "../domain/question-types";
 import type { Database } from "../env";
+import type { ImportFormat } from "../interchange";
 import { isoNow } from "../lib/time";
 import { send } from "../queue/send";
 
@@ -13,6 +15,27 @@ import { send } from "../queue/send";
  */
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/** One source item's line in a finished import's report. */
+export interface ImportReportLine {
+  source_id: string;
+  title?: string;
+  status: "imported" | "approximated" | "skipped";
+  question_id?: string;
+  type?: QuestionType;
+  notes: string[];
+}
+
+/** What a succeeded import reports (jobs.result). */
+export interface ImportJobResult {
+  quiz_id: string | null;
+  format: ImportFormat;
+  items_total: number;
+  imported: number;
+  approximated: number;
+  skipped: number;
+  report: ImportReportLine[];
+}
 
 /** What a succeeded regrade reports (jobs.result). */
 interface RegradeResultBody {

@@ -38,12 +38,12 @@ const live = (env: Env, db: Database, wakeUps: WakeUps): Routes => ({
   lti_passback: (m) => processPassback(env, db, wakeUps, m),
 });
 
-/** One delivery of a job's message: the steps of its type, from the job's stored cursor. */
+/** One delivery of a job's message: the steps of its type, from the job's stored cursor (an import's from its row, read here once). */
 async function runJob(env: Env, db: Database, wakeUps: WakeUps, jobId: string): Promise<void> {
-  const [job] = await db.select({ type: jobs.type }).from(jobs).where(eq(jobs.id, jobId));
+  const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
   if (job?.type === "lti_resync") await runResyncJob(db, wakeUps, jobId);
   else if (job?.type === "regrade") await runRegradeJob(env, db, wakeUps, jobId);
-  else if (job?.type === "import") await runImportJob(env, db, wakeUps, jobId);
+  else if (job?.type === "import") await runImportJob(env, db, wakeUps, job);
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerProblems, MAX_SHORT_TEXT_RESPONSE_LENGTH, responseProblem } from "../../src/domain/answers";
-import type { GradableQuestion } from "../../src/domain/questions";
+import type { GradableQuestion } from "../../src/domain/question-types";
 
 const RUN = { seed: 11, numRuns: 300 } as const;
 

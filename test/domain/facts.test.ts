@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fromMicro, MICRO_POINTS_PER_POINT, POINT_DECIMALS, toMicro } from "../../src/domain/points";
-import { gradableQuestion, QUESTION_TYPES, TYPE_FIELDS } from "../../src/domain/questions";
+import { QUESTION_TYPES, TYPE_FIELDS } from "../../src/domain/question-types";
+import { gradableQuestion } from "../../src/domain/questions";
 import { bucketBounds, bucketOf, SCORE_BUCKET_COUNT } from "../../src/domain/score-distribution";
 import { normalizeEmail } from "../../src/domain/users";
 

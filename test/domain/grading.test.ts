@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isResponseValidFor } from "../../src/domain/answers";
-import { normalizeText, pickFeedback, pointsSentence, scoreSubmission } from "../../src/domain/grading";
-import type { GradableQuestion, MultipleChoiceQuestion } from "../../src/domain/questions";
+import { pickFeedback, pointsSentence, scoreSubmission } from "../../src/domain/grading";
+import type { GradableQuestion, MultipleChoiceQuestion } from "../../src/domain/question-types";
+import { normalizeText } from "../../src/domain/question-types/rules";
 import type { FeedbackBand } from "../../src/domain/quiz-settings";
 
 const RUN = { seed: 42, numRuns: 300 } as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { drawableQuestion, presentQuestions, randomBelow } from "../../src/domain/attempts";
-import { listIds, matchingFromPairs } from "../../src/domain/questions";
+import { listIds } from "../../src/domain/question-types/ids";
+import { matchingFromPairs } from "../../src/domain/question-types/matching";
 
 /**
  * The orders a submission presents (docs/security.md, docs/api.md), as pure functions: every ordering's items

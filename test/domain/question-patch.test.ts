@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mergeQuestionPatch, questionAsInput } from "../../src/domain/question-patch";
-import { QUESTION_TYPES, type StoredQuestion, TYPE_FIELDS } from "../../src/domain/questions";
+import { QUESTION_TYPES, TYPE_FIELDS } from "../../src/domain/question-types";
+import type { StoredQuestion } from "../../src/domain/questions";
 
 const RUN = { seed: 7, numRuns: 300 } as const;
 

@@ -1,14 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canStillAnswer } from "../../src/domain/attempts";
-import {
-  ANSWER_KEY_FIELDS,
-  KEY_ORDERED_LISTS,
-  resultsRevealKeys,
-  revealsKeys,
-  shownDefinition,
-  withAnswerKey,
-} from "../../src/domain/reveal";
+import { ANSWER_KEY_FIELDS, KEY_ORDERED_LISTS } from "../../src/domain/question-types";
+import { resultsRevealKeys, revealsKeys, shownDefinition, withAnswerKey } from "../../src/domain/reveal";
 import { SCOPES } from "../../src/lib/scopes";
 
 const RUN = { seed: 3, numRuns: 200 } as const;

@@ -86,9 +86,9 @@ describe("GIFT: every kind of Moodle's documentation", () => {
 
   it("matching with a distractor: partial credit per pair", () => {
     const q = question(item(result, "Countries and capitals"), "matching");
-    expect(q.prompts.map((p) => p.text)).toEqual(["France", "Italy", "Spain"]);
-    expect(q.choices.map((c) => c.text)).toEqual(["Paris", "Rome", "Madrid", "Lisbon"]);
-    const id = (text: string) => q.choices.find((c) => c.text === text)?.id ?? "";
+    expect(q.prompts!.map((p) => p.text)).toEqual(["France", "Italy", "Spain"]);
+    expect(q.choices!.map((c) => c.text)).toEqual(["Paris", "Rome", "Madrid", "Lisbon"]);
+    const id = (text: string) => q.choices!.find((c) => c.text === text)?.id ?? "";
     gradesLikeTheSource(
       q,
       { a: id("Paris"), b: id("Rome"), c: id("Madrid") },

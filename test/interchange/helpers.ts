@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { ImportedItem, ImportResult, QuestionInput, QuizQuestion } from "../../src/interchange";
-import { gradable, serviceShare } from "../../src/interchange/qti-probe";
+import { gradable, serviceShare } from "../../src/interchange/formats/qti/probe";
 
 /** The item whose source id is `id`. */
 export function item(result: ImportResult, id: string): ImportedItem {
@@ -33,8 +33,8 @@ const byText = (a: Listed, b: Listed) => new Map(a.map((o) => [o.id, b.find((x) 
 export function translate(original: QuizQuestion, read: QuestionInput, response: unknown): unknown {
   const map = (ids: Map<string, string>, id: string) => ids.get(id) ?? id;
   if (original.type === "matching" && read.type === "matching") {
-    const prompts = byText(original.prompts, read.prompts);
-    const choices = byText(original.choices, read.choices);
+    const prompts = byText(original.prompts, read.prompts as Listed);
+    const choices = byText(original.choices, read.choices as Listed);
     return Object.fromEntries(Object.entries(response as object).map(([p, c]) => [map(prompts, p), map(choices, c)]));
   }
   if (original.type === "fill_in_blanks" && read.type === "fill_in_blanks") {

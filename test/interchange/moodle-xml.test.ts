@@ -60,12 +60,12 @@ describe("Moodle XML", () => {
 
   it("matching with an extra answer, ordering by absolute position", () => {
     const m = question(item(result, "Symbols"), "matching");
-    expect(m.choices.map((c) => c.text)).toEqual(["Fe", "Ag", "Pb", "Sn"]);
-    const id = (t: string) => m.choices.find((c) => c.text === t)?.id ?? "";
+    expect(m.choices!.map((c) => c.text)).toEqual(["Fe", "Ag", "Pb", "Sn"]);
+    const id = (t: string) => m.choices!.find((c) => c.text === t)?.id ?? "";
     gradesLikeTheSource(m, { a: id("Fe"), b: id("Ag"), c: id("Pb") }, { a: id("Sn"), b: id("Ag"), c: id("Pb") });
     const o = question(item(result, "Periods"), "ordering");
     expect(o.items.map((i) => i.text)).toEqual(["Hydrogen", "Helium", "Lithium"]);
-    const [h, he, li] = o.correct_order;
+    const [h, he, li] = o.correct_order!;
     gradesLikeTheSource(o, [h, he, li], [he, h, li]);
     expect(share(o, [he, h, li])).toBeCloseTo(1 / 3, 6);
   });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { GradableQuestion } from "../../src/domain/questions";
+import type { GradableQuestion } from "../../src/domain/question-types";
 import {
   type ExportFormat,
   exportQuiz,
@@ -9,7 +9,7 @@ import {
   type QuizQuestion,
   readQuestionBank,
 } from "../../src/interchange";
-import { gradable, probes, serviceShare } from "../../src/interchange/qti-probe";
+import { gradable, probes, serviceShare } from "../../src/interchange/formats/qti/probe";
 import { metaQuizQuestionArb, quizQuestionArb } from "./arbitraries";
 import { translate } from "./helpers";
 
@@ -104,8 +104,8 @@ function textsOf(q: QuizQuestion | QuestionInput, format: ImportFormat): Record<
       out.items = q.items.map((i) => i.text).sort();
       break;
     case "matching":
-      out.prompts = q.prompts.map((p) => p.text);
-      out.choices = q.choices.map((c) => c.text).sort();
+      out.prompts = q.prompts!.map((p) => p.text);
+      out.choices = q.choices!.map((c) => c.text).sort();
       break;
     case "fill_in_blanks":
       out.text = lines(q.text.replace(/\{\{[^{}]*\}\}/g, "{{}}"));

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { GradableQuestion } from "../../src/domain/questions";
+import type { GradableQuestion } from "../../src/domain/question-types";
 
 /**
  * Ordering, matching and fill in the blanks: the scoring rules as properties (within 0..points, full marks exactly for

@@ -48,6 +48,15 @@ describe("import boundaries", () => {
     expect(from("src/lib/sealing.ts", "../events/signature")).toHaveLength(1);
   });
 
+  it("keeps interchange off domain/jobs: the list of formats is interchange's own", () => {
+    expect(from("src/interchange/formats/qti/read.ts", "../../../domain/jobs")).toEqual([
+      "src/interchange/formats/qti/read.ts → src/domain/jobs: interchange may not import domain/jobs: the formats are interchange's own (formats/index.ts)",
+    ]);
+    expect(from("src/interchange/types.ts", "../domain/jobs")).toHaveLength(1);
+    expect(from("src/interchange/check.ts", "../domain/question-types", "../lib/text")).toEqual([]);
+    expect(from("src/jobs/jobs.ts", "../domain/jobs", "../interchange")).toEqual([]);
+  });
+
   it("keeps the entry to the app and the worker", () => {
     expect(from("src/index.ts", "./routes/submissions/submissions.handlers")).toEqual([
       "src/index.ts → src/routes/submissions/submissions.handlers: index may not import routes",

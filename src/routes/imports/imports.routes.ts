@@ -2,7 +2,7 @@ import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { COMMON_ERRORS, defineRoute, errorResponses, jsonResponse } from "../../lib/openapi";
 import { ImportJob, queuedJobExample } from "../jobs/jobs.schemas";
-import { IMPORT_BODY, ImportQuery } from "./imports.schemas";
+import { IMPORT_BODY, IMPORT_MEDIA_TYPES_TEXT, ImportQuery } from "./imports.schemas";
 
 const bodyErrors = errorResponses(413, 415);
 
@@ -29,7 +29,7 @@ export const createImport = defineRoute({
     413: { ...bodyErrors[413], description: "The file is larger than 10 MiB." },
     415: {
       ...bodyErrors[415],
-      description: "The body is not application/zip, application/xml, text/xml or text/plain.",
+      description: `The body is not ${IMPORT_MEDIA_TYPES_TEXT}.`,
     },
   },
 });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IMPORT_FORMATS, IMPORT_MEDIA_TYPES } from "../../interchange";
+import { IMPORT_FORMATS, IMPORT_MEDIA_TYPE_CONTENTS, IMPORT_MEDIA_TYPES } from "../../interchange";
 import { idSchema } from "../../lib/ids";
 import { singleLineText } from "../../lib/text";
 
@@ -41,10 +41,8 @@ const file = (description: string) => ({
 export const IMPORT_BODY = {
   required: true,
   description: "The file itself, at most 10 MiB; its Content-Type says what it is.",
-  content: {
-    "application/zip": file("An IMS content package: imsmanifest.xml, QTI 2.1, 2.2 or 3.0 items and tests."),
-    "application/xml": file("One QTI item, or a Moodle XML file."),
-    "text/xml": file("As application/xml."),
-    "text/plain": file("GIFT or Aiken, UTF-8 (or UTF-16 with its byte order mark)."),
-  },
+  content: Object.fromEntries(IMPORT_MEDIA_TYPES.map((type) => [type, file(IMPORT_MEDIA_TYPE_CONTENTS[type])])),
 };
+
+/** The media types an import takes, as a sentence lists them: "a, b, c or d". */
+export const IMPORT_MEDIA_TYPES_TEXT = `${IMPORT_MEDIA_TYPES.slice(0, -1).join(", ")} or ${IMPORT_MEDIA_TYPES.at(-1)}`;

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IMPORT_ERROR_CODES, JOB_STATUSES } from "../../domain/jobs";
-import { QUESTION_TYPES } from "../../domain/questions";
+import { QUESTION_TYPES } from "../../domain/question-types";
 import { IMPORT_FORMATS } from "../../interchange";
 import { idSchema } from "../../lib/ids";
 import { pageExample } from "../../lib/openapi";

@@ -51,7 +51,7 @@ const SAMPLE_2: QuizQuestion = {
 const example = (format: "gift" | "moodle_xml") =>
   String(exportQuiz(format, { title: "Capitals of Europe" }, [SAMPLE, SAMPLE_2]).body);
 export const GIFT_EXAMPLE = example("gift");
-/** A zip's bytes are not text: the example names the package's entries, as qti-write.ts lays them out. */
+/** A zip's bytes are not text: the example names the package's entries, as the QTI writer lays them out. */
 export const QTI_PACKAGE_EXAMPLE = [
   "(binary) A zip archive, its first bytes PK\\x03\\x04, holding an IMS content package:",
   "imsmanifest.xml",

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 import { counts } from "../../db/kept-grade";
 import { questions, questionVersions, quizzes, submissions } from "../../db/schema";
-import type { QuestionType } from "../../domain/questions";
+import type { QuestionType } from "../../domain/question-types";
 import { type GradingPolicy, readSettings } from "../../domain/quiz-settings";
 import {
   type ExportedSubmission,

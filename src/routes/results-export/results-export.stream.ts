@@ -1,4 +1,4 @@
-import type { QuestionType } from "../../domain/questions";
+import type { QuestionType } from "../../domain/question-types";
 import {
   ANSWER_COLUMNS,
   answerRecords,

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_QUESTIONS_PER_QUIZ } from "../../authoring/question.schemas";
 import { MAX_REVIEW_FEEDBACK_LENGTH } from "../../domain/answers";
-import { QUESTION_TYPES } from "../../domain/questions";
+import { QUESTION_TYPES } from "../../domain/question-types";
 import { GRADED_BY, SUBMISSION_STATUSES } from "../../domain/submissions";
 import { idSchema } from "../../lib/ids";
 import { pageQuery } from "../../lib/pagination";

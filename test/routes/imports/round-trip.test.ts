@@ -1,9 +1,9 @@
 import { exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { GradableQuestion } from "../../../src/domain/questions";
+import type { GradableQuestion } from "../../../src/domain/question-types";
 import type { QuestionInput, QuizQuestion } from "../../../src/interchange";
-import { gradable, probes, serviceShare } from "../../../src/interchange/qti-probe";
+import { gradable, probes, serviceShare } from "../../../src/interchange/formats/qti/probe";
 import { quizQuestionArb } from "../../interchange/arbitraries";
 import { translate } from "../../interchange/helpers";
 import { BASE, call, defaultKey } from "../../support/call";

@@ -5,17 +5,17 @@
  * More references than an import reads are refused before any item is read, and an item the test
  * refers to several times is read once (budget.ts).
  */
-import { BUDGET, tooManyItems, type WorkBudget } from "./budget";
-import { InterchangeError, unreadable } from "./errors";
-import { readQtiItem } from "./qti-item";
-import type { ImportedItem, ImportResult } from "./types";
-import { child, decodeText, descendants, parseXml, textOf, type XmlElement } from "./xml";
-import { readZip, scanZip } from "./zip";
+import { BUDGET, tooManyItems, type WorkBudget } from "../../budget";
+import { InterchangeError, unreadable } from "../../errors";
+import type { ImportedItem, ImportResult } from "../../types";
+import { child, decodeText, descendants, parseXml, textOf, type XmlElement } from "../../xml";
+import { readZip, scanZip } from "../../zip";
+import { readQtiItem } from "./item";
 
 const isQti3 = (text: string) => /<qti-assessment-(item|test)\b/.test(text);
 const parseQti = (text: string, budget: WorkBudget) => parseXml(text, { qti3Names: isQti3(text), budget });
 
-export function readQtiXml(bytes: Uint8Array, budget: WorkBudget): ImportResult {
+export function readQtiXml(bytes: Uint8Array, budget: WorkBudget): ImportResult<"qti"> {
   const root = parseQti(decodeText(bytes), budget);
   if (root.name === "assessmentItem") return { format: "qti", items: [readQtiItem(root, { position: 1, budget })] };
   if (root.name === "assessmentTest")
@@ -51,7 +51,7 @@ const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
  * and dropped. Entries no pass wants are never inflated, and every byte inflated, over the three
  * passes, counts against one budget.
  */
-export function readQtiPackage(bytes: Uint8Array, budget: WorkBudget): ImportResult {
+export function readQtiPackage(bytes: Uint8Array, budget: WorkBudget): ImportResult<"qti"> {
   const manifests = new Map<string, Uint8Array>();
   scanZip(
     bytes,

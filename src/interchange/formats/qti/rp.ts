@@ -8,8 +8,8 @@
  * (budget.ts), and comparisons are linear in the values' sizes, so no processing can make the
  * probes costly.
  */
-import type { WorkBudget } from "./budget";
-import { child, elements, textOf, type XmlElement } from "./xml";
+import type { WorkBudget } from "../../budget";
+import { child, elements, textOf, type XmlElement } from "../../xml";
 
 type Scalar = string | number | boolean;
 export type QtiValue = null | Scalar | { card: "multiple" | "ordered"; items: Scalar[] };

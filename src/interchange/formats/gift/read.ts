@@ -9,10 +9,11 @@
  * (`// [tag:x]` gives a tag, as in Moodle); `$CATEGORY:` sets the tag of the questions after it.
  * Every scan is a single pass over the text (indexOf and loops, no pattern that backtracks).
  */
-import { skip } from "./check";
-import { unreadable } from "./errors";
-import { giftQuestion, protect, unescapeGift } from "./gift-types";
-import type { ImportedItem, ImportResult } from "./types";
+import { categoryTag } from "../../category";
+import { skip } from "../../check";
+import { unreadable } from "../../errors";
+import type { ImportedItem, ImportResult } from "../../types";
+import { giftQuestion, protect, unescapeGift } from "./question";
 
 interface Block {
   line: number;
@@ -83,27 +84,7 @@ function blocks(source: string): Block[] {
   return out;
 }
 
-/** The last segment of a Moodle category path ("$course$/top/Geography" → "Geography"; "//" is a literal "/"). */
-export function categoryTag(path: string): string | undefined {
-  const segments: string[] = [];
-  let segment = "";
-  let from = 0;
-  for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", from)) {
-    segment += path.slice(from, slash);
-    if (path[slash + 1] === "/") {
-      segment += "/";
-      from = slash + 2;
-    } else {
-      segments.push(segment.trim());
-      segment = "";
-      from = slash + 1;
-    }
-  }
-  segments.push((segment + path.slice(from)).trim());
-  return segments.filter((s) => s !== "" && !/^\$\w+\$$/.test(s) && s !== "top").pop();
-}
-
-export function readGift(source: string): ImportResult {
+export function readGift(source: string): ImportResult<"gift"> {
   const items: ImportedItem[] = [];
   let category: string | undefined;
   let position = 0;

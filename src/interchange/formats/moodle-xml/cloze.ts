@@ -4,13 +4,13 @@
  * as text, each named in the notes; multiple-response gaps have no equivalent and skip the question.
  */
 
-import { letterId } from "./check";
-import { htmlText, type Losses } from "./content";
-import { CLOZE_MARKER, restoreCloze, splitCloze } from "./moodle-text";
-import { readShortAnswer, WILDCARD_NOTE } from "./shortanswer";
-import type { BlankInput, QuestionInput } from "./types";
-import { answersFromWeights, percent } from "./weights";
-import { child, decodeEntities, textOf, type XmlElement, type XmlNode } from "./xml";
+import { letterId } from "../../check";
+import { htmlText, type Losses } from "../../content";
+import { readShortAnswer, WILDCARD_NOTE } from "../../shortanswer";
+import type { BlankInput, QuestionInput } from "../../types";
+import { answersFromWeights, percent } from "../../weights";
+import { child, decodeEntities, textOf, type XmlElement, type XmlNode } from "../../xml";
+import { CLOZE_MARKER, restoreCloze, splitCloze } from "./text";
 
 type Base = Omit<QuestionInput & { type: "essay" }, "type">;
 

@@ -6,11 +6,11 @@
  * short answer, the blank of a fill-in-the-blanks question).
  */
 
-import { finish, letterId, randomId, skip } from "./check";
-import { htmlText, LOSS, type Losses, looksLikeHtml } from "./content";
-import { readShortAnswer, WILDCARD_NOTE } from "./shortanswer";
-import type { ImportedItem, QuestionInput } from "./types";
-import { answersFromWeights, multipleFromWeights, rangeFromWeights, singleFromWeights } from "./weights";
+import { finish, letterId, randomId, skip } from "../../check";
+import { htmlText, LOSS, type Losses, looksLikeHtml } from "../../content";
+import { readShortAnswer, WILDCARD_NOTE } from "../../shortanswer";
+import type { ImportedItem, QuestionInput } from "../../types";
+import { answersFromWeights, multipleFromWeights, rangeFromWeights, singleFromWeights } from "../../weights";
 
 /**
  * Escapes become private-use placeholders while the block is split (as in Moodle's

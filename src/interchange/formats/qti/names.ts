@@ -3,7 +3,7 @@
  * attributes `kebab-case` where 2.1 uses camelCase, and each has its namespaces, template URLs
  * and manifest resource types. Writers name everything in 2.1 form and let this translate.
  */
-import { escapeXml } from "./xml";
+import { escapeXml } from "../../xml";
 
 export type QtiVersion = "2.1" | "3.0";
 

@@ -2,8 +2,8 @@
  * Moodle XML's texts (`<questiontext format="html"><text>…</text></questiontext>`) and its
  * embedded-answer (Cloze) syntax `{2:SHORTANSWER:=Paris#Yes~%50%Lyon}`.
  */
-import { htmlText, LOSS, type Losses, looksLikeHtml } from "./content";
-import { child, textOf, type XmlElement } from "./xml";
+import { htmlText, LOSS, type Losses, looksLikeHtml } from "../../content";
+import { child, textOf, type XmlElement } from "../../xml";
 
 /** The text of a Moodle text element in the service's plain text, by its `format`. */
 export function moodleText(e: XmlElement | undefined, losses: Losses): string {

@@ -4,12 +4,12 @@
  * response reads as the QTI responses, for the probes.
  */
 
-import { fromQtiId, letterId } from "./check";
-import { type Losses, treeText } from "./content";
-import type { Built } from "./qti-interactions";
-import type { Declaration, QtiValue } from "./qti-rp";
-import type { BlankInput } from "./types";
-import { elements, textOf, type XmlElement } from "./xml";
+import { fromQtiId, letterId } from "../../check";
+import { type Losses, treeText } from "../../content";
+import type { BlankInput } from "../../types";
+import { elements, textOf, type XmlElement } from "../../xml";
+import type { Built } from "./built";
+import type { Declaration, QtiValue } from "./rp";
 
 export const itemsOf = (v: QtiValue | undefined): string[] =>
   v === null || v === undefined ? [] : typeof v === "object" ? v.items.map(String) : [String(v)];

@@ -12,12 +12,13 @@
  * own, is written as HTML with "{" as "&#123;", or the question is left out where HTML would not
  * read back the same.
  */
-import { htmlText } from "./content";
-import { allOrNothingOfMany } from "./export";
-import { readClozeText } from "./moodle-text";
-import { readShortAnswer, shortAnswerPattern } from "./shortanswer";
-import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
-import { escapeXml } from "./xml";
+import { byType, type PerType } from "../../../domain/question-types";
+import { allOrNothingOfMany } from "../../all-or-nothing";
+import { htmlText } from "../../content";
+import { readShortAnswer, shortAnswerPattern } from "../../shortanswer";
+import type { ExportFile, QuizForExport, QuizQuestion } from "../../types";
+import { escapeXml } from "../../xml";
+import { readClozeText } from "./text";
 
 const xml = (s: string) => escapeXml(s).replaceAll("\r", "&#13;");
 const text = (s: string | null | undefined) => `<text>${xml(s ?? "")}</text>`;
@@ -71,66 +72,62 @@ function cloze(q: QuizQuestion & { type: "fill_in_blanks" }, head: string, tail:
   return `<question type="cloze">${head}<questiontext format="html"><text>${escapeXml(`${html(q.prompt)}<br />`)}${PROMPT_END}${escapeXml(written(html))}</text></questiontext>${tail}</question>`;
 }
 
-function typeFields(q: QuizQuestion): { type: string; body: string } | undefined {
-  const combined = block("correctfeedback", q.feedback.correct) + block("incorrectfeedback", q.feedback.incorrect);
-  switch (q.type) {
-    case "single_choice":
-      return {
-        type: "multichoice",
-        body: `<single>true</single><shuffleanswers>false</shuffleanswers>${combined}${q.options.map((o) => answer(o.id === q.correct_option_id ? 1 : 0, o.text, o.feedback)).join("")}`,
-      };
-    case "multiple_choice": {
-      const k = q.correct_option_ids.length;
-      const all = q.scoring === "all_or_nothing" && k > 1;
-      const weight = (id: string) => (q.correct_option_ids.includes(id) ? 1 / k : all ? 0 : -1 / k);
-      return {
-        type: all ? "multichoiceset" : "multichoice",
-        body: `<single>false</single><shuffleanswers>false</shuffleanswers>${combined}${q.options.map((o) => answer(weight(o.id), o.text, o.feedback)).join("")}`,
-      };
-    }
-    case "true_false":
-      return {
-        type: "truefalse",
-        body: [true, false]
-          .map((v) => answer(v === q.correct ? 1 : 0, String(v), v === q.correct ? q.feedback.correct : q.feedback.incorrect))
-          .join(""),
-      };
-    case "short_text":
-      return {
-        type: "shortanswer",
-        body: `<usecase>${q.case_sensitive ? 1 : 0}</usecase>${q.accepted_answers.map((a) => answer(1, shortAnswerPattern(a), q.feedback.correct)).join("")}${q.feedback.incorrect ? answer(0, "*", q.feedback.incorrect) : ""}`,
-      };
-    case "numeric":
-      return {
-        type: "numerical",
-        body: `${answer(1, String(q.correct_value), q.feedback.correct, `<tolerance>${q.tolerance}</tolerance>`)}${q.feedback.incorrect ? answer(0, "*", q.feedback.incorrect, "<tolerance>0</tolerance>") : ""}`,
-      };
-    case "matching": {
-      const choice = new Map(q.choices.map((c) => [c.id, c.text]));
-      const used = new Set(Object.values(q.correct_matches));
-      const pairs = q.prompts.map(
-        (p) =>
-          `<subquestion format="plain_text">${text(p.text)}<answer>${text(choice.get(q.correct_matches[p.id] ?? ""))}</answer></subquestion>`,
-      );
-      const extra = q.choices
-        .filter((c) => !used.has(c.id))
-        .map((c) => `<subquestion format="plain_text">${text("")}<answer>${text(c.text)}</answer></subquestion>`);
-      return { type: "matching", body: `<shuffleanswers>true</shuffleanswers>${combined}${pairs.join("")}${extra.join("")}` };
-    }
-    case "ordering":
-      return {
-        type: "ordering",
-        body: `<layouttype>VERTICAL</layouttype><selecttype>ALL</selecttype><selectcount>0</selectcount><gradingtype>${q.scoring === "partial" ? "ABSOLUTE_POSITION" : "ALL_OR_NOTHING"}</gradingtype>${combined}${q.correct_order.map((id, i) => answer(i + 1, q.items.find((item) => item.id === id)?.text ?? "")).join("")}`,
-      };
-    case "essay":
-      return {
-        type: "essay",
-        body: `<responseformat>editor</responseformat><responserequired>1</responserequired><attachments>0</attachments>${q.max_words ? `<maxwordlimit>${q.max_words}</maxwordlimit><minwordlimit>0</minwordlimit>` : ""}${block("graderinfo", q.rubric)}`,
-      };
-    case "fill_in_blanks":
-      return undefined;
-  }
-}
+/** The feedback for a right and a wrong answer, as Moodle's combined feedback. */
+const combined = (q: QuizQuestion) =>
+  block("correctfeedback", q.feedback.correct) + block("incorrectfeedback", q.feedback.incorrect);
+
+/** Each type as Moodle's question type and the fields it reads (fill in the blanks is Cloze, written apart). */
+const TYPE_FIELDS: PerType<QuizQuestion, { type: string; body: string } | undefined> = {
+  single_choice: (q) => ({
+    type: "multichoice",
+    body: `<single>true</single><shuffleanswers>false</shuffleanswers>${combined(q)}${q.options.map((o) => answer(o.id === q.correct_option_id ? 1 : 0, o.text, o.feedback)).join("")}`,
+  }),
+  multiple_choice: (q) => {
+    const k = q.correct_option_ids.length;
+    const all = q.scoring === "all_or_nothing" && k > 1;
+    const weight = (id: string) => (q.correct_option_ids.includes(id) ? 1 / k : all ? 0 : -1 / k);
+    return {
+      type: all ? "multichoiceset" : "multichoice",
+      body: `<single>false</single><shuffleanswers>false</shuffleanswers>${combined(q)}${q.options.map((o) => answer(weight(o.id), o.text, o.feedback)).join("")}`,
+    };
+  },
+  true_false: (q) => ({
+    type: "truefalse",
+    body: [true, false]
+      .map((v) => answer(v === q.correct ? 1 : 0, String(v), v === q.correct ? q.feedback.correct : q.feedback.incorrect))
+      .join(""),
+  }),
+  short_text: (q) => ({
+    type: "shortanswer",
+    body: `<usecase>${q.case_sensitive ? 1 : 0}</usecase>${q.accepted_answers.map((a) => answer(1, shortAnswerPattern(a), q.feedback.correct)).join("")}${q.feedback.incorrect ? answer(0, "*", q.feedback.incorrect) : ""}`,
+  }),
+  numeric: (q) => ({
+    type: "numerical",
+    body: `${answer(1, String(q.correct_value), q.feedback.correct, `<tolerance>${q.tolerance}</tolerance>`)}${q.feedback.incorrect ? answer(0, "*", q.feedback.incorrect, "<tolerance>0</tolerance>") : ""}`,
+  }),
+  matching: (q) => {
+    const choice = new Map(q.choices.map((c) => [c.id, c.text]));
+    const used = new Set(Object.values(q.correct_matches));
+    const pairs = q.prompts.map(
+      (p) =>
+        `<subquestion format="plain_text">${text(p.text)}<answer>${text(choice.get(q.correct_matches[p.id] ?? ""))}</answer></subquestion>`,
+    );
+    const extra = q.choices
+      .filter((c) => !used.has(c.id))
+      .map((c) => `<subquestion format="plain_text">${text("")}<answer>${text(c.text)}</answer></subquestion>`);
+    return { type: "matching", body: `<shuffleanswers>true</shuffleanswers>${combined(q)}${pairs.join("")}${extra.join("")}` };
+  },
+  ordering: (q) => ({
+    type: "ordering",
+    body: `<layouttype>VERTICAL</layouttype><selecttype>ALL</selecttype><selectcount>0</selectcount><gradingtype>${q.scoring === "partial" ? "ABSOLUTE_POSITION" : "ALL_OR_NOTHING"}</gradingtype>${combined(q)}${q.correct_order.map((id, i) => answer(i + 1, q.items.find((item) => item.id === id)?.text ?? "")).join("")}`,
+  }),
+  essay: (q) => ({
+    type: "essay",
+    body: `<responseformat>editor</responseformat><responserequired>1</responserequired><attachments>0</attachments>${q.max_words ? `<maxwordlimit>${q.max_words}</maxwordlimit><minwordlimit>0</minwordlimit>` : ""}${block("graderinfo", q.rubric)}`,
+  }),
+  // Cloze (cloze()), which writes the whole question.
+  fill_in_blanks: () => undefined,
+};
 
 function question(q: QuizQuestion): string | undefined {
   if (allOrNothingOfMany(q) && q.type !== "multiple_choice") return undefined;
@@ -138,7 +135,7 @@ function question(q: QuizQuestion): string | undefined {
   const common = `${block("generalfeedback", q.explanation)}<defaultgrade>${q.points}</defaultgrade><penalty>0</penalty><hidden>0</hidden>`;
   const tags = q.tags?.length ? `<tags>${q.tags.map((t) => `<tag>${text(t)}</tag>`).join("")}</tags>` : "";
   if (q.type === "fill_in_blanks") return cloze(q, head, common + tags);
-  const fields = typeFields(q);
+  const fields = byType(TYPE_FIELDS, q);
   return (
     fields && `<question type="${fields.type}">${head}${block("questiontext", q.prompt)}${common}${fields.body}${tags}</question>`
   );

@@ -1,5 +1,5 @@
 /**
- * GIFT out, in the form Moodle's importer (and gift-read.ts) reads back: `::title::`, tags as
+ * GIFT out, in the form Moodle's importer (and read.ts) reads back: `::title::`, tags as
  * `// [tag:…]` comment lines, option feedback after "#", the explanation after "####", partial
  * credit as "%weight%". GIFT has no points, no ordering, no all-or-nothing scoring over several
  * right parts, no case-sensitive answers and one blank per question: such questions are left out.
@@ -11,9 +11,10 @@
  * gets its weight written when it starts with "%"; "*" in a short answer is "\*" (Moodle's
  * wildcard otherwise). GIFT cannot escape "->": a question it would change is left out.
  */
-import { allOrNothingOfMany } from "./export";
-import { shortAnswerPattern } from "./shortanswer";
-import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
+import { byType, type PerType } from "../../../domain/question-types";
+import { allOrNothingOfMany } from "../../all-or-nothing";
+import { shortAnswerPattern } from "../../shortanswer";
+import type { ExportFile, QuizForExport, QuizQuestion } from "../../types";
 
 /** GIFT's escapes (Moodle's repchar), with every line break, CR included, as "\n". */
 const esc = (s: string) => s.replace(/[\\~=#{}:]/g, "\\$&").replace(/\r\n|\r|\n/g, "\\n");
@@ -59,46 +60,41 @@ function inexpressible(q: QuizQuestion): string | undefined {
   return undefined;
 }
 
+/** Each type's answer part, between the braces; the general feedback (the explanation) after it. */
+const ANSWERS: PerType<QuizQuestion, string> = {
+  single_choice: (q) =>
+    q.options
+      .map((o) => `\t${o.id === q.correct_option_id ? `=${text(o.text)}` : `~${weighted("%0%", o.text)}`}${fb(o.feedback)}\n`)
+      .join(""),
+  multiple_choice: (q) => {
+    const k = q.correct_option_ids.length;
+    return q.options
+      .map((o) => `\t~${weight((q.correct_option_ids.includes(o.id) ? 1 : -1) / k)}${text(o.text)}${fb(o.feedback)}\n`)
+      .join("");
+  },
+  true_false: (q) => {
+    const { correct, incorrect } = q.feedback;
+    return `${q.correct ? "TRUE" : "FALSE"}${incorrect || correct ? `#${incorrect ? text(incorrect) : ""}` : ""}${fb(correct)}`;
+  },
+  short_text: (q) => shortAnswers(q.accepted_answers, q.feedback.correct),
+  numeric: (q) =>
+    `#${q.correct_value}:${q.tolerance}${fb(q.feedback.correct)}${q.feedback.incorrect ? ` ~${fb(q.feedback.incorrect)}` : ""}`,
+  matching: (q) => {
+    const choice = new Map(q.choices.map((c) => [c.id, c.text]));
+    const used = new Set(Object.values(q.correct_matches));
+    // A subquestion is read with its format; its answer is plain text (Moodle's subanswers).
+    const pairs = q.prompts.map((p) => `\t=${text(p.text)} -> ${esc(choice.get(q.correct_matches[p.id] ?? "") ?? "")}\n`);
+    const distractors = q.choices.filter((c) => !used.has(c.id)).map((c) => `\t= -> ${esc(c.text)}\n`);
+    return pairs.join("") + distractors.join("");
+  },
+  fill_in_blanks: (q) => shortAnswers(q.blanks[0]?.accepted_answers ?? [], q.feedback.correct),
+  essay: () => "",
+  // Left out before it gets here: GIFT has no ordering (inexpressible).
+  ordering: () => "",
+};
+
 function answers(q: QuizQuestion): string {
-  const general = q.explanation ? `####${text(q.explanation)}` : "";
-  switch (q.type) {
-    case "single_choice":
-      return (
-        q.options
-          .map((o) => `\t${o.id === q.correct_option_id ? `=${text(o.text)}` : `~${weighted("%0%", o.text)}`}${fb(o.feedback)}\n`)
-          .join("") + general
-      );
-    case "multiple_choice": {
-      const k = q.correct_option_ids.length;
-      return (
-        q.options
-          .map((o) => `\t~${weight((q.correct_option_ids.includes(o.id) ? 1 : -1) / k)}${text(o.text)}${fb(o.feedback)}\n`)
-          .join("") + general
-      );
-    }
-    case "true_false": {
-      const { correct, incorrect } = q.feedback;
-      return `${q.correct ? "TRUE" : "FALSE"}${incorrect || correct ? `#${incorrect ? text(incorrect) : ""}` : ""}${fb(correct)}${general}`;
-    }
-    case "short_text":
-      return shortAnswers(q.accepted_answers, q.feedback.correct) + general;
-    case "numeric":
-      return `#${q.correct_value}:${q.tolerance}${fb(q.feedback.correct)}${q.feedback.incorrect ? ` ~${fb(q.feedback.incorrect)}` : ""}${general}`;
-    case "matching": {
-      const choice = new Map(q.choices.map((c) => [c.id, c.text]));
-      const used = new Set(Object.values(q.correct_matches));
-      // A subquestion is read with its format; its answer is plain text (Moodle's subanswers).
-      const pairs = q.prompts.map((p) => `\t=${text(p.text)} -> ${esc(choice.get(q.correct_matches[p.id] ?? "") ?? "")}\n`);
-      const distractors = q.choices.filter((c) => !used.has(c.id)).map((c) => `\t= -> ${esc(c.text)}\n`);
-      return pairs.join("") + distractors.join("") + general;
-    }
-    case "fill_in_blanks":
-      return shortAnswers(q.blanks[0]?.accepted_answers ?? [], q.feedback.correct) + general;
-    case "essay":
-      return general;
-    case "ordering":
-      return ""; // left out before it gets here
-  }
+  return byType(ANSWERS, q) + (q.explanation ? `####${text(q.explanation)}` : "");
 }
 
 function question(q: QuizQuestion): string {

@@ -6,10 +6,10 @@
  * block. Lines are told apart by their first characters, never by a pattern over the whole text,
  * so reading is linear in the file.
  */
-import { BUDGET, tooManyItems } from "./budget";
-import { finish, letterId, skip } from "./check";
-import { unreadable } from "./errors";
-import type { ImportedItem, ImportResult } from "./types";
+import { BUDGET, tooManyItems } from "../../budget";
+import { finish, letterId, skip } from "../../check";
+import { unreadable } from "../../errors";
+import type { ImportedItem, ImportResult } from "../../types";
 
 /** An option line: a capital letter, "." or ")", then an optional space or tab (Moodle's `/^[A-Z][).][ \t]?/`). */
 function option(line: string): { letter: string; text: string } | undefined {
@@ -27,7 +27,7 @@ interface Pending {
   options: { letter: string; text: string }[];
 }
 
-export function readAiken(source: string): ImportResult {
+export function readAiken(source: string): ImportResult<"aiken"> {
   const items: ImportedItem[] = [];
   let answered = false;
   let block: Pending | undefined;

@@ -5,15 +5,16 @@
  * "approximated"; points are MAXSCORE, else SCORE's normal-maximum, else the correct response's score.
  */
 
-import type { WorkBudget } from "./budget";
-import { finish, fromQtiId, skip } from "./check";
-import { type Losses, treeText } from "./content";
-import { buildQuestion } from "./qti-interactions";
-import { FILL_IN_BLANKS_CLASS } from "./qti-names";
-import { describeMismatch, firstMismatch, gradable } from "./qti-probe";
-import { type Declaration, declaration, type QtiValue, type Run, score, Unsupported } from "./qti-rp";
-import type { ImportedItem, QuestionInput } from "./types";
-import { child, descendants, elements, textOf, type XmlElement } from "./xml";
+import { byType, type PerType } from "../../../domain/question-types";
+import type { WorkBudget } from "../../budget";
+import { finish, fromQtiId, skip } from "../../check";
+import { type Losses, treeText } from "../../content";
+import type { ImportedItem, QuestionInput } from "../../types";
+import { child, descendants, elements, textOf, type XmlElement } from "../../xml";
+import { buildQuestion } from "./interactions";
+import { FILL_IN_BLANKS_CLASS } from "./names";
+import { describeMismatch, firstMismatch, gradable } from "./probe";
+import { type Declaration, declaration, type QtiValue, type Run, score, Unsupported } from "./rp";
 
 const UNSUPPORTED = new Set([
   "hotspotInteraction",
@@ -120,7 +121,7 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
     if (rubric) q.rubric = treeText(rubric.children, losses);
   }
   Object.assign(q, { title, tags: ctx.tags, ...feedback.question });
-  if ("options" in q) for (const o of q.options) o.feedback ??= feedback.options.get(o.id);
+  if ("options" in q) for (const o of q.options) o.feedback ??= feedback.options.get(o.id ?? "");
 
   const rp = child(item, "responseProcessing");
   if (q.type === "numeric") Object.assign(q, toleranceOf(rp, q.correct_value));
@@ -154,7 +155,7 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
     else {
       // Partial credit or all or nothing: whatever the source gives a partly right response.
       if ("scoring" in q) {
-        const partly = partlyRight(q);
+        const partly = byType(PARTLY_RIGHT, q);
         if (partly.length > 0) q.scoring = partly.some((r) => run(r) > 0) ? "partial" : "all_or_nothing";
       }
       const mismatch = firstMismatch(gradable(q), (response) => run(response) / max);
@@ -168,27 +169,27 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
   return finish(src, q, [...notes, ...losses]);
 }
 
+const alone = <T>(parts: T[], make: (part: T) => unknown) => (parts.length > 1 ? parts.map(make) : []);
+const none = () => [];
+
 /** Responses with some parts right and the others wrong or left out (none when the question has one part). */
-function partlyRight(q: QuestionInput): unknown[] {
-  const alone = <T>(parts: T[], make: (part: T) => unknown) => (parts.length > 1 ? parts.map(make) : []);
-  switch (q.type) {
-    case "multiple_choice":
-      return alone(q.correct_option_ids, (id) => [id]);
-    case "ordering":
-      return q.correct_order.length > 2 ? [[...q.correct_order.slice(0, -2), ...q.correct_order.slice(-2).reverse()]] : [];
-    case "matching":
-      return alone(Object.entries(q.correct_matches), ([p, c]) => ({ [p]: c }));
-    case "fill_in_blanks": {
-      const right = Object.fromEntries(q.blanks.map((b) => [b.id, b.accepted_answers[0] ?? ""]));
-      return [
-        ...alone(q.blanks, (b) => ({ [b.id]: right[b.id] })),
-        ...alone(q.blanks, (b) => ({ ...right, [b.id]: "\u2063not an answer" })),
-      ];
-    }
-    default:
-      return [];
-  }
-}
+const PARTLY_RIGHT: PerType<QuestionInput, unknown[]> = {
+  single_choice: none,
+  multiple_choice: (q) => alone(q.correct_option_ids, (id) => [id]),
+  true_false: none,
+  short_text: none,
+  numeric: none,
+  ordering: ({ correct_order: key = [] }) => (key.length > 2 ? [[...key.slice(0, -2), ...key.slice(-2).reverse()]] : []),
+  matching: (q) => alone(Object.entries(q.correct_matches ?? {}), ([p, c]) => ({ [p]: c })),
+  fill_in_blanks: (q) => {
+    const right = Object.fromEntries(q.blanks.map((b) => [b.id, b.accepted_answers[0] ?? ""]));
+    return [
+      ...alone(q.blanks, (b) => ({ [b.id ?? ""]: right[b.id ?? ""] })),
+      ...alone(q.blanks, (b) => ({ ...right, [b.id ?? ""]: "\u2063not an answer" })),
+    ];
+  },
+  essay: none,
+};
 
 /** The tolerance of an `equal` in custom processing (absolute, or relative to the value), as a symmetric range. */
 function toleranceOf(rp: XmlElement | undefined, value: number): { correct_value: number; tolerance: number } {

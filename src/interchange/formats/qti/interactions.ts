@@ -6,21 +6,13 @@
  * Each builder also says how a service response reads as a QTI response, for the probes.
  */
 
-import { fromQtiId, letterId, randomId } from "./check";
-import { type Losses, treeText } from "./content";
-import { blanks, gaps, itemsOf } from "./qti-blanks";
-import type { Declaration, QtiValue } from "./qti-rp";
-import type { OptionInput, QuestionInput } from "./types";
-import { elements, type XmlElement } from "./xml";
-
-export interface Built {
-  question: QuestionInput;
-  /** The service response that is the key. */
-  correct: unknown;
-  toQti(response: unknown): Map<string, QtiValue>;
-  /** An interaction's place in the question text; undefined for other elements. */
-  render(e: XmlElement): string | undefined;
-}
+import { fromQtiId, letterId, randomId } from "../../check";
+import { type Losses, treeText } from "../../content";
+import type { OptionInput, QuestionInput } from "../../types";
+import { elements, type XmlElement } from "../../xml";
+import { blanks, gaps, itemsOf } from "./blanks";
+import type { Built } from "./built";
+import type { Declaration, QtiValue } from "./rp";
 
 const INLINE = new Set(["textEntryInteraction", "inlineChoiceInteraction"]);
 const promptOf = (i: XmlElement, losses: Losses) => {

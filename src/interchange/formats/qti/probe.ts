@@ -1,15 +1,15 @@
 /**
  * Whether an imported QTI item grades like its source: the correct response and a set of right,
- * wrong and partly right responses are scored by the item's own response processing (qti-rp.ts)
+ * wrong and partly right responses are scored by the item's own response processing (rp.ts)
  * and by the service's grading (domain/grading.ts), as shares of each one's maximum. Small lists
  * are probed exhaustively (every subset of ≤ 7 options, every order of ≤ 5 items), longer ones by
  * the responses next to the key (each option alone, left out, added to or taken from the key); an
  * item is probed with at most BUDGET.probesPerItem responses.
  */
-import { scoreAnswer } from "../domain/grading";
-import type { GradableQuestion } from "../domain/questions";
-import { BUDGET } from "./budget";
-import type { QuestionInput } from "./types";
+import { scoreAnswer } from "../../../domain/grading";
+import { byType, type GradableQuestion, type PerType } from "../../../domain/question-types";
+import { BUDGET } from "../../budget";
+import type { QuestionInput } from "../../types";
 
 /** The question in the grading engine's terms, with `points` and the defaults the API fills in. */
 export function gradable(q: QuestionInput, points = q.points ?? 1): GradableQuestion {
@@ -55,65 +55,55 @@ function* permutations<T>(list: T[]): Generator<T[]> {
 /** Responses worth comparing for `q`, the correct one first, at most BUDGET.probesPerItem of them. */
 export function probes(q: GradableQuestion): unknown[] {
   const out: unknown[] = [];
-  for (const response of candidates(q)) {
+  for (const response of byType(CANDIDATES, q)) {
     if (out.length >= BUDGET.probesPerItem) break;
     out.push(response);
   }
   return out;
 }
 
-function* candidates(q: GradableQuestion): Generator<unknown> {
-  switch (q.type) {
-    case "single_choice":
-      yield q.correct_option_id;
-      yield* q.options.map((o) => o.id);
-      return;
-    case "multiple_choice":
-      yield q.correct_option_ids;
-      yield* subsets(
-        q.options.map((o) => o.id),
-        q.correct_option_ids,
-      );
-      return;
-    case "true_false":
-      yield* [q.correct, !q.correct];
-      return;
-    case "ordering":
-      yield q.correct_order;
-      yield* permutations(q.correct_order);
-      return;
-    case "matching": {
-      const key = q.correct_matches;
-      yield* [key, {}];
-      for (const p of q.prompts)
-        for (const c of q.choices) {
-          yield { ...key, [p.id]: c.id };
-          yield { [p.id]: c.id };
-        }
-      return;
-    }
-    case "short_text":
-      yield* [q.accepted_answers[0], ...q.accepted_answers, "", "\u2063not an answer"];
-      return;
-    case "numeric": {
-      const { correct_value: v, tolerance: t } = q;
-      const d = Math.max(Math.abs(v), t, 1) * 1e-6;
-      yield* [v, v + t, v - t, v + t + d, v - t - d, v + 1 + 2 * t, v - 1 - 2 * t];
-      return;
-    }
-    case "fill_in_blanks": {
-      const right = Object.fromEntries(q.blanks.map((b) => [b.id, b.accepted_answers[0] ?? ""]));
-      yield* [right, {}];
-      for (const b of q.blanks) {
-        yield* [{ ...right, [b.id]: "\u2063not an answer" }, { [b.id]: right[b.id] }];
-        for (const a of b.accepted_answers) yield { ...right, [b.id]: a };
+/** Responses worth comparing for each type, the correct one first. */
+const CANDIDATES: PerType<GradableQuestion, Iterable<unknown>> = {
+  *single_choice(q) {
+    yield q.correct_option_id;
+    yield* q.options.map((o) => o.id);
+  },
+  *multiple_choice(q) {
+    yield q.correct_option_ids;
+    yield* subsets(
+      q.options.map((o) => o.id),
+      q.correct_option_ids,
+    );
+  },
+  true_false: (q) => [q.correct, !q.correct],
+  *ordering(q) {
+    yield q.correct_order;
+    yield* permutations(q.correct_order);
+  },
+  *matching(q) {
+    const key = q.correct_matches;
+    yield* [key, {}];
+    for (const p of q.prompts)
+      for (const c of q.choices) {
+        yield { ...key, [p.id]: c.id };
+        yield { [p.id]: c.id };
       }
-      return;
+  },
+  short_text: (q) => [q.accepted_answers[0], ...q.accepted_answers, "", "\u2063not an answer"],
+  numeric({ correct_value: v, tolerance: t }) {
+    const d = Math.max(Math.abs(v), t, 1) * 1e-6;
+    return [v, v + t, v - t, v + t + d, v - t - d, v + 1 + 2 * t, v - 1 - 2 * t];
+  },
+  *fill_in_blanks(q) {
+    const right = Object.fromEntries(q.blanks.map((b) => [b.id, b.accepted_answers[0] ?? ""]));
+    yield* [right, {}];
+    for (const b of q.blanks) {
+      yield* [{ ...right, [b.id]: "\u2063not an answer" }, { [b.id]: right[b.id] }];
+      for (const a of b.accepted_answers) yield { ...right, [b.id]: a };
     }
-    case "essay":
-      return;
-  }
-}
+  },
+  essay: () => [],
+};
 
 export interface Mismatch {
   response: unknown;
