@@ -16,7 +16,8 @@ const ORIGIN_NAMING_DOCUMENTS = new Set(["/openapi.json", "/.well-known/oauth-au
  * SAMEORIGIN). Hono's legacy browser headers (X-XSS-Protection, X-Download-Options,
  * X-DNS-Prefetch-Control, X-Permitted-Cross-Domain-Policies, Origin-Agent-Cluster) are left out:
  * every header is copied on every answer, and these protect nothing here. Built once; each answer
- * gets them in one pass over this list, replacing any a handler set.
+ * gets them in one pass over this list, replacing any a handler set. (secureHeaders also deleted
+ * X-Powered-By, which nothing here sets.)
  */
 const SECURITY_HEADERS: readonly (readonly [name: string, value: string])[] = Object.freeze([
   ["Cross-Origin-Resource-Policy", "same-origin"],
