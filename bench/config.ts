@@ -22,8 +22,10 @@ export const COUNTED_REQUESTS = 40;
 /** Write-behind work (rate-limit counters, key usage) runs at most 1 s after the request that scheduled it. */
 export const BACKGROUND_SETTLE_MS = 1300;
 export const TARGET_LIST_RATIO = 0.8;
-/** Requests/s of the baseline that grading and the token endpoint should reach. */
-export const TARGET_WRITE_RATIOS: Record<string, number> = { grade: 0.5, token: 0.5 };
+/** Requests/s of the list's baseline that the token endpoint should reach. */
+export const TARGET_WRITE_RATIOS: Record<string, number> = { token: 0.5 };
+/** A grade's workerd CPU per request, at most this many times that of a bare worker running the grade's own SQL. */
+export const TARGET_GRADE_CPU_FACTOR = 2;
 export const TARGET_GZIP_KIB = 150;
 export const TARGET_ANALYTICS_RATIO = 1.3;
 /** Two endpoints only: more, shorter rounds for about the same time give steadier paired ratios (5 × 3 s by default). */

@@ -1,6 +1,7 @@
 // The endpoints the bench drives, as load specs over the seeded data.
 import type { GradableQuestion } from "../src/domain/question-types";
 import { answersFor, seededRandom } from "./fixtures";
+import { GRADE_SQL_HOST } from "./grade-plans";
 import type { LoadItem, LoadSpec } from "./load-spec";
 import type { BenchData } from "./seed-bench";
 
@@ -16,8 +17,10 @@ export interface Endpoint {
   items: LoadItem[];
   /** Items are used up (each open submission is graded once); report how many were. */
   consumable?: boolean;
-  /** Served by the bare baseline worker rather than the app. */
+  /** Served by a bare worker rather than the app: a baseline that others are measured against. */
   baseline?: boolean;
+  /** The key of the baseline this endpoint is measured against (default "baseline", the list's). */
+  against?: string;
 }
 
 const json = { "content-type": "application/json" };
@@ -75,12 +78,22 @@ export function endpoints(data: BenchData, quizzes: Map<string, { questions: Gra
       items: submissionItems,
     },
     {
+      key: "grade-sql",
+      label: "baseline: bare worker, a grade's own SQL (its read, then its batch; no auth)",
+      method: "POST",
+      headers: { host: GRADE_SQL_HOST },
+      items: data.gradeSqlIds.map((id) => ({ path: `/v1/submissions/${id}/grade` })),
+      consumable: true,
+      baseline: true,
+    },
+    {
       key: "grade",
       label: "POST /v1/submissions/{id}/grade (fresh, 20 questions)",
       method: "POST",
       headers: bearer,
       items: data.openIds.map((id) => ({ path: `/v1/submissions/${id}/grade` })),
       consumable: true,
+      against: "grade-sql",
     },
     {
       key: "results",

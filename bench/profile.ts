@@ -7,8 +7,8 @@
 //                            [--focus STR …] [--var NAME=VALUE …] [--save DIR] [--keep]
 //
 // NAME is a key of bench/endpoints.ts (baseline, list-quizzes, get-quiz, create-user,
-// create-submission, grade, results, quiz-analytics, token); default and "all": baseline,
-// list-quizzes, grade, token. --seconds of profiled load per endpoint (default 10, at most 20),
+// create-submission, grade-sql, grade, results, quiz-analytics, token); default and "all": baseline,
+// list-quizzes, grade-sql, grade, token. --seconds of profiled load per endpoint (default 10, at most 20),
 // after --warmup seconds (default 2) of unprofiled load that also gives the reference CPU per
 // request. --interval: V8's sampling interval (default 100 µs; workerd samples about every
 // 200 µs whatever is asked below that). --side: also profile, in the same run, Miniflare's entry
@@ -36,6 +36,7 @@ import { type LocalWorker, startLocalWorker } from "../scripts/local-worker";
 import { bundleBenchWorker, projectBuild } from "./bundle";
 import { workerdPids } from "./cpu";
 import { BASELINE_HOST, type Endpoint, endpoints } from "./endpoints";
+import { GRADE_SQL_HOST, handOverGradePlans } from "./grade-plans";
 import { closeAgent, request } from "./http";
 import { LoadRunner } from "./load";
 import { itemAt, type LoadResult } from "./load-spec";
@@ -69,7 +70,7 @@ const TOP = Number(opts.top);
 if (!(SECONDS > 0 && SECONDS <= 20)) throw new Error(`--seconds must be in (0, 20], not ${opts.seconds}`);
 if (!(WARMUP >= 0 && WARMUP <= 10)) throw new Error(`--warmup must be in [0, 10], not ${opts.warmup}`);
 if (!(INTERVAL_US >= 50)) throw new Error(`--interval must be ≥ 50 µs, not ${opts.interval}`);
-const DEFAULT_ENDPOINTS = ["baseline", "list-quizzes", "grade", "token"];
+const DEFAULT_ENDPOINTS = ["baseline", "list-quizzes", "grade-sql", "grade", "token"];
 const wanted =
   opts.endpoint === "all"
     ? DEFAULT_ENDPOINTS
@@ -99,6 +100,10 @@ const progress = (message: string) =>
 /** Workers names as Miniflare names them; the inspector lists one target per worker, `core:user:<name>`. */
 const APP_WORKER = "quiz-api";
 const BASELINE_WORKER = "bench-baseline";
+const GRADE_SQL_WORKER = "bench-grade-sql";
+/** The isolate that serves an endpoint: the app, or the bare worker a baseline names. */
+const isolateOf = (e: Endpoint) =>
+  `core:user:${e.key === "grade-sql" ? GRADE_SQL_WORKER : e.baseline ? BASELINE_WORKER : APP_WORKER}`;
 /** Local-only isolates on the same thread, profiled alongside for the record. */
 const SIDE_TARGETS: { id: string; label: string }[] = [
   { id: "core:entry", label: "Miniflare entry worker (routing)" },
@@ -215,6 +220,7 @@ async function main() {
     for (const w of [
       { name: "bench-sql", entry: "bench/sql-worker.ts", host: SQL_WORKER_HOST },
       { name: BASELINE_WORKER, entry: "bench/baseline-worker.ts", host: BASELINE_HOST },
+      { name: GRADE_SQL_WORKER, entry: "bench/grade-sql-worker.ts", host: GRADE_SQL_HOST },
     ])
       extraWorkers.push({
         name: w.name,
@@ -241,6 +247,7 @@ async function main() {
       if (!e) throw new Error(`unknown endpoint ${key}; one of ${list.map((x) => x.key).join(", ")}`);
       return e;
     });
+    if (wanted.includes("grade-sql")) await handOverGradePlans(worker, data.gradeSqlIds);
 
     const open = new Map<string, CdpSession>();
     const session = async (id: string) => {
@@ -264,7 +271,7 @@ async function main() {
 
     const runs: Run[] = [];
     for (const e of selected) {
-      const mainTarget = `core:user:${e.baseline ? BASELINE_WORKER : APP_WORKER}`;
+      const mainTarget = isolateOf(e);
       const ids = [mainTarget, ...(opts.side ? SIDE_TARGETS.map((t) => t.id).filter((id) => urlOf(id)) : [])];
       // A first request: the endpoint must answer 2xx, or its profile is of an error path.
       const first = starts.get(e.key) ?? 0;
@@ -343,14 +350,16 @@ async function main() {
     for (const r of runs) {
       const e = r.endpoint;
       const n = r.profiled.total;
-      const mainTarget = `core:user:${e.baseline ? BASELINE_WORKER : APP_WORKER}`;
+      const mainTarget = isolateOf(e);
       const cells: Record<string, string> = {};
       for (const [target, profile] of r.profiles) {
         const resolver =
           target === `core:user:${APP_WORKER}`
             ? new FrameResolver([appSources], (url) => url)
-            : target === `core:user:${BASELINE_WORKER}`
-              ? new FrameResolver([], (url) => (url.endsWith("index.js") ? "bench/baseline-worker.ts (bundle)" : url))
+            : target === `core:user:${BASELINE_WORKER}` || target === `core:user:${GRADE_SQL_WORKER}`
+              ? new FrameResolver([], (url) =>
+                  url.endsWith("index.js") ? `bench/${target.slice("core:user:bench-".length)}-worker.ts (bundle)` : url,
+                )
               : new FrameResolver([], (url) => url);
         const a = analyse(profile, resolver);
         cells[target] = ms(perReq(a.nonIdle, a.intervalUs, n));
@@ -384,7 +393,7 @@ async function main() {
         }
       }
       if (r.native) {
-        const reference = e.baseline ? undefined : runs.find((x) => x.endpoint.baseline)?.native;
+        const reference = e.baseline ? undefined : runs.find((x) => x.endpoint.key === (e.against ?? "baseline"))?.native;
         sections.push(
           `### ${e.label}: the whole workerd process under perf (${SECONDS} s of its own, ${int(r.native.load.total)} responses, workerd CPU ${ms(r.native.load.cpuMs / r.native.load.total)} ms/req by /proc)`,
           "",

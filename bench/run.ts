@@ -16,6 +16,7 @@ import { startLocalWorker } from "../scripts/local-worker";
 import { bundleBenchWorker, composition, projectBuild, wranglerBuild } from "./bundle";
 import { args, BENCH_VARS, progress, RESULTS_FILE, started } from "./config";
 import { BASELINE_HOST, COUNTING_HOST } from "./endpoints";
+import { GRADE_SQL_HOST } from "./grade-plans";
 import { closeAgent } from "./http";
 import { LoadRunner } from "./load";
 import { replaceSection } from "./report";
@@ -48,7 +49,12 @@ async function buildAndServeIn(dir: string, full: boolean): Promise<Workers> {
   const extra = [
     { name: "bench-sql", entry: "bench/sql-worker.ts", host: SQL_WORKER_HOST },
     { name: "bench-counting", entry: "bench/counting-entry.ts", host: COUNTING_HOST },
-    ...(full ? [{ name: "bench-baseline", entry: "bench/baseline-worker.ts", host: BASELINE_HOST }] : []),
+    ...(full
+      ? [
+          { name: "bench-baseline", entry: "bench/baseline-worker.ts", host: BASELINE_HOST },
+          { name: "bench-grade-sql", entry: "bench/grade-sql-worker.ts", host: GRADE_SQL_HOST },
+        ]
+      : []),
   ];
   const extraWorkers = [];
   for (const w of extra)

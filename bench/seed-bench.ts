@@ -28,6 +28,8 @@ export interface BenchSizes {
   gradedSubmissions: number;
   /** Open submissions for the grading endpoint, each graded once. */
   openSubmissions: number;
+  /** Open submissions, like those, for the bare worker that runs a grade's own SQL (bench/grade-sql-worker.ts). */
+  gradeSqlSubmissions: number;
 }
 
 export const BENCH_SIZES: BenchSizes = {
@@ -36,6 +38,7 @@ export const BENCH_SIZES: BenchSizes = {
   users: 1000,
   gradedSubmissions: 10_000,
   openSubmissions: 6_000,
+  gradeSqlSubmissions: 6_000,
 };
 
 /** Parallel requests while creating quizzes through the API. */
@@ -52,6 +55,8 @@ export interface BenchData {
   userIds: string[];
   gradedIds: string[];
   openIds: string[];
+  /** Open submissions kept for the grade's SQL baseline: the app never grades these. */
+  gradeSqlIds: string[];
   /** Seconds per seeding step. */
   timings: Record<string, number>;
 }
@@ -184,10 +189,10 @@ export async function seedBench(worker: LocalWorker, sizes: BenchSizes = BENCH_S
   );
   const userIds = await timed(timings, `${sizes.users} users (SQL)`, () => insertUsers(db, sql, sizes.users, "bench-student"));
 
-  const total = sizes.gradedSubmissions + sizes.openSubmissions;
-  const { gradedIds, openIds } = await timed(
+  const total = sizes.gradedSubmissions + sizes.openSubmissions + sizes.gradeSqlSubmissions;
+  const { gradedIds, openIds, gradeSqlIds } = await timed(
     timings,
-    `${sizes.gradedSubmissions} graded + ${sizes.openSubmissions} open submissions (SQL, graded in Node)`,
+    `${sizes.gradedSubmissions} graded + ${sizes.openSubmissions + sizes.gradeSqlSubmissions} open submissions (SQL, graded in Node)`,
     async () => {
       const quizData = await loadQuizzes(db, quizIds);
       const random = seededRandom(42);
@@ -223,7 +228,12 @@ export async function seedBench(worker: LocalWorker, sizes: BenchSizes = BENCH_S
       }
       await sql.run(submissionInserts(db, rows));
       const ids = rows.map((r) => r.id);
-      return { gradedIds: ids.slice(0, sizes.gradedSubmissions), openIds: ids.slice(sizes.gradedSubmissions) };
+      const open = sizes.gradedSubmissions + sizes.openSubmissions;
+      return {
+        gradedIds: ids.slice(0, sizes.gradedSubmissions),
+        openIds: ids.slice(sizes.gradedSubmissions, open),
+        gradeSqlIds: ids.slice(open),
+      };
     },
   );
   await timed(timings, "aggregates rebuilt (SQL)", () => rebuildAggregates(sql));
@@ -234,6 +244,7 @@ export async function seedBench(worker: LocalWorker, sizes: BenchSizes = BENCH_S
     userIds,
     gradedIds,
     openIds,
+    gradeSqlIds,
     timings,
   };
 }

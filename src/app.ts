@@ -1,8 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { drizzle } from "drizzle-orm/d1";
 import type { Context } from "hono";
-import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import pkg from "../package.json";
 import { WakeUps } from "./db/after-commit";
 import { BOOKMARK_HEADER, sessionDatabase } from "./db/session";
@@ -11,13 +9,11 @@ import { config } from "./lib/config";
 import { createRouter, jsonResponse } from "./lib/openapi";
 import { openApiDocument } from "./lib/openapi-document";
 import { SCOPES } from "./lib/scopes";
-import { authenticate, requireCredential } from "./middleware/authenticate";
 import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
-import { jsonBodyGuard } from "./middleware/json-body";
-import { rateLimit, rateLimitOAuthEndpoints } from "./middleware/rate-limit";
-import { drainRequestBody } from "./middleware/request-body";
-import { requestLog } from "./middleware/request-log";
-import { cacheControl, corsFromAllowList, docsAssets, landingPage, reportsAssets } from "./middleware/security-headers";
+import { requestFrame } from "./middleware/frame";
+import { v1Guard } from "./middleware/guard";
+import { rateLimitOAuthEndpoints } from "./middleware/rate-limit";
+import { docsAssets, landingPage, reportsAssets } from "./middleware/security-headers";
 import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
@@ -75,30 +71,12 @@ function afterResponse(c: Context, work: Promise<unknown>): void {
   }
 }
 
-// Order matters: the body first, so that whatever answers, the request's body has been read to
-// its end before the answer leaves (wrangler dev's connection survives every early answer); the
-// request id next, so that every response and log line carries it; the log line next, so that it
-// sees the final status; then headers every answer carries.
-app.use(drainRequestBody());
-app.use(requestId());
-app.use(requestLog());
-// The headers that still do something for a JSON API and its docs page (OWASP's REST Security
-// Cheat Sheet: HSTS, nosniff, framing refused, no referrer, same-origin resources and opener);
-// Hono's legacy browser headers (X-XSS-Protection, X-Download-Options, X-DNS-Prefetch-Control,
-// X-Permitted-Cross-Domain-Policies, Origin-Agent-Cluster) are left out: every header is copied
-// on every answer, and these protect nothing here.
-app.use(
-  secureHeaders({
-    xFrameOptions: "DENY",
-    xXssProtection: false,
-    xDownloadOptions: false,
-    xDnsPrefetchControl: false,
-    xPermittedCrossDomainPolicies: false,
-    originAgentCluster: false,
-  }),
-);
-app.use(cacheControl());
-app.use(corsFromAllowList());
+// Order matters: the frame first (src/middleware/frame.ts), so that whatever answers, the
+// request's body has been read to its end before the answer leaves (wrangler dev's connection
+// survives every early answer), every answer and log line carries the request id, the headers
+// every answer carries are set on the final answer and the log line sees its final status; then
+// the database.
+app.use(requestFrame());
 app.use(async (c, next) => {
   // No relational schema: the app uses the query builder only, and building drizzle's relational
   // config on every request costs CPU for nothing. /v1 runs in a D1 session (read replicas with
@@ -140,15 +118,13 @@ app.use(async (c, next) => {
   if (c.res.headers.get("content-type") === "application/json")
     c.res.headers.set("content-type", "application/json; charset=utf-8");
 });
-// The one guard of /v1: identify the caller, count it (by credential, else by IP), and refuse
-// it without a valid credential. Routes declare the scope they need beside their definition.
-app.use("/v1/*", authenticate());
-app.use("/v1/*", rateLimit());
-app.use("/v1/*", requireCredential());
+// The one guard of /v1 (src/middleware/guard.ts): identify the caller, count it (by credential,
+// else by IP), refuse it without a valid credential, and check its body (JSON everywhere, but an
+// import's file: its own media types and 10 MiB). Routes declare the scope they need beside their
+// definition.
+app.use("/v1/*", v1Guard({ "POST /v1/imports": IMPORT_UPLOAD }));
 // Every OAuth endpoint authenticates clients by secret: all are counted per IP, to slow guessing.
 app.use("/oauth/*", rateLimitOAuthEndpoints());
-// JSON bodies everywhere, but an import's file: its own media types and 10 MiB.
-app.use("/v1/*", jsonBodyGuard({ "POST /v1/imports": IMPORT_UPLOAD }));
 
 const health = createRoute({
   operationId: "health",

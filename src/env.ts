@@ -1,6 +1,5 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { WakeUps } from "./db/after-commit";
-import type { ApiError } from "./lib/errors";
 
 /** drizzle over D1; `$client` is the D1 binding itself, for batches of raw statements. */
 export type Database = DrizzleD1Database & { $client: D1Database };
@@ -24,8 +23,6 @@ export interface AppEnv {
     wakeUps: WakeUps;
     requestId: string;
     credential?: Credential;
-    /** Why a /v1 request has no credential, until requireCredential answers with it. */
-    authFailure?: ApiError;
     /** Set once the route's own authorization passed: only then does the answer carry a D1 bookmark. */
     authorized?: true;
   };

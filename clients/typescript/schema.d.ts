@@ -1075,7 +1075,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the tool's signing key
-         * @description A new RS256 key signs from now on; the one it replaces stays in /.well-known/jwks.json for 24 h (never signing). Rotating again drops an older previous key: at most two keys are listed. Without WEBHOOK_SECRET_KEY → 503 lti_not_configured.
+         * @description A new RS256 key signs from now on; the one it replaces stays in /.well-known/jwks.json for 24 h (never signing). Rotating again drops an older previous key: at most two keys are listed. Without LTI_SEALING_KEY (or WEBHOOK_SECRET_KEY) → 503 lti_not_configured.
          */
         post: operations["rotateLtiKeys"];
         delete?: never;
@@ -1213,7 +1213,7 @@ export interface paths {
         };
         /**
          * The tool's public keys (JWKS)
-         * @description The LTI tool's RS256 public keys, each with its kid: the current one (made on first need) and, for 24 h after a rotation, the previous one. Public, no credential; cacheable for a minute. Without WEBHOOK_SECRET_KEY → 503 lti_not_configured.
+         * @description The LTI tool's RS256 public keys, each with its kid: the current one (made on first need) and, for 24 h after a rotation, the previous one. Public, no credential; cacheable for a minute. Without LTI_SEALING_KEY (or WEBHOOK_SECRET_KEY) → 503 lti_not_configured.
          */
         get: operations["getLtiJwks"];
         put?: never;

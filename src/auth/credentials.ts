@@ -9,7 +9,7 @@ import { REALM } from "../lib/scopes";
 export type PresentedCredential = { type: "api_key"; key: string } | { type: "access_token"; token: string };
 
 /** RFC 6750 §3: a 401 without error details when no credential came, with them otherwise. */
-export const missingCredential = () =>
+const missingCredential = () =>
   new ApiError("unauthorized", "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.", {
     headers: { "WWW-Authenticate": `Bearer realm="${REALM}"` },
   });

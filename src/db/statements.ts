@@ -63,5 +63,15 @@ export function tableRows<T extends SQLiteTable>(table: T) {
           return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
         }),
       ) as T["$inferSelect"],
+    /** The same from a row of values in `columns`' order, as D1's raw() gives them (and drizzle reads selects). */
+    fromValues: (values: readonly unknown[]): T["$inferSelect"] => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < entries.length; i++) {
+        const [key, column] = entries[i] as (typeof entries)[number];
+        const value = values[i];
+        row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+      }
+      return row as T["$inferSelect"];
+    },
   };
 }

@@ -7,7 +7,7 @@ import { sha256Hex } from "../lib/crypto";
 import { isId, newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { userForLaunch } from "./users";
-import { refused, type VerifiedLaunch, verifyIdToken } from "./verify";
+import { IAT_WINDOW_SECONDS, refused, type VerifiedLaunch, verifyIdToken } from "./verify";
 
 /**
  * POST /v1/lti/launches: a verified id_token becomes a launch — its nonce used up, its person a
@@ -19,8 +19,6 @@ type LaunchRow = typeof ltiLaunches.$inferSelect;
 
 /** How long after a token's last acceptable instant its nonce is still kept: room for clocks that disagree. */
 const NONCE_MARGIN_SECONDS = 5 * 60;
-/** A token is accepted only this long after its iat (verify.ts), whatever its exp. */
-const IAT_WINDOW_SECONDS = 5 * 60;
 
 /**
  * Uses the nonce up: an insert under the primary key (platform, SHA-256 of the nonce), so of two

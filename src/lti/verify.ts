@@ -37,8 +37,8 @@ const LAUNCH_CHECKS = [
 ] as const;
 export type LaunchCheck = (typeof LAUNCH_CHECKS)[number];
 
-/** `iat` may be this far from now, either way. */
-const IAT_WINDOW_SECONDS = 5 * 60;
+/** `iat` may be this far from now, either way; a launch's nonce is kept while its token could still pass (launches.ts). */
+export const IAT_WINDOW_SECONDS = 5 * 60;
 
 export function refused(check: LaunchCheck, why: string): ApiError {
   // A 401 names its scheme (RFC 9110 §11.6.1). No error parameter: the caller's own credential is

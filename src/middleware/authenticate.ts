@@ -1,6 +1,6 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { lookupApiKey } from "../auth/api-keys";
-import { identifyCredential, invalidCredential, missingCredential } from "../auth/credentials";
+import { identifyCredential, invalidCredential } from "../auth/credentials";
 import { readAccessToken } from "../auth/oauth-tokens";
 import { isolateUsage } from "../auth/usage";
 import type { AppEnv, Credential } from "../env";
@@ -9,8 +9,13 @@ import { ApiError } from "../lib/errors";
 import { laterVia } from "../lib/time";
 import { refuseIpOverBudget } from "./rate-limit";
 
-/** The caller's credential, or the ApiError that says why there is none. */
-async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
+/**
+ * The caller's credential, or the ApiError that says why there is none (none sent, malformed,
+ * unknown, revoked, expired, or conflicting headers). An API key costs nothing when this isolate
+ * saw it in the last 10 s, else one KV read (then D1); an access token one KV read. A client IP
+ * already over its budget is refused just before such a lookup (rate-limit.ts).
+ */
+export async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
   try {
     const given = identifyCredential({ apiKey: c.req.header("x-api-key"), authorization: c.req.header("authorization") });
     if (given instanceof ApiError) return given;
@@ -28,7 +33,7 @@ async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
     }
     const key = await lookupApiKey(
       c.env.KV,
-      c.var.db,
+      c.get("db"),
       given.key,
       laterVia((p) => c.executionCtx.waitUntil(p)),
       () => refuseIpOverBudget(c),
@@ -44,38 +49,15 @@ async function identify(c: Context<AppEnv>): Promise<Credential | ApiError> {
 }
 
 /**
- * The first step of the /v1 guard: finds the caller's credential (an API key costs nothing when
- * this isolate saw it in the last 10 s, else one KV read; an access token one KV read) and sets
- * `c.var.credential`, or remembers why there is none, so that the rate limiter can count the caller by credential or by IP before
- * `requireCredential` refuses it. Also counts each API key's use (written behind, see usage.ts).
+ * Counts one use of an API key once its answer is known, failed or not (written behind, see
+ * usage.ts).
  */
-export function authenticate(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const outcome = await identify(c);
-    if (outcome instanceof ApiError) {
-      c.set("authFailure", outcome);
-      return next();
-    }
-    c.set("credential", outcome);
-    try {
-      await next();
-    } finally {
-      if (outcome.type === "api_key")
-        isolateUsage.record(
-          c.var.db,
-          outcome.id,
-          c.res.status >= 400,
-          laterVia((p) => c.executionCtx.waitUntil(p)),
-          config(c.env).usageFlushMs,
-        );
-    }
-  };
-}
-
-/** The last step of the /v1 guard: no credential, no entry (401, or 400 for conflicting headers). */
-export function requireCredential(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (!c.get("credential")) throw c.get("authFailure") ?? missingCredential();
-    await next();
-  };
+export function recordKeyUse(c: Context<AppEnv>, keyId: string, failed: boolean): void {
+  isolateUsage.record(
+    c.get("db"),
+    keyId,
+    failed,
+    laterVia((p) => c.executionCtx.waitUntil(p)),
+    config(c.env).usageFlushMs,
+  );
 }

@@ -38,7 +38,7 @@ const essence = (type: string) => (type.split(";")[0] ?? "").trim().toLowerCase(
  * 1 MiB a 413; a route listed in `uploads` (a file upload such as POST /v1/imports) takes only its
  * own media types, up to its own size. Both are decided before the body is parsed (the size also
  * while it streams, so a missing or false Content-Length cannot get past it). What either leaves
- * unread is drained by drainRequestBody (request-body.ts) before the answer leaves.
+ * unread is drained (request-body.ts) before the answer leaves.
  */
 export function jsonBodyGuard(uploads: UploadRules = {}): MiddlewareHandler {
   const jsonLimit = limiter(JSON_RULE);
@@ -57,7 +57,7 @@ export function jsonBodyGuard(uploads: UploadRules = {}): MiddlewareHandler {
       return upload.limit(c, next);
     }
     // Another method on an upload's path is no JSON route either: the app answers it 405 (Allow)
-    // and drainRequestBody drains what it sent.
+    // and the drain (request-body.ts) reads what it sent.
     if (uploadPaths.has(c.req.path)) return next();
     if (!JSON_MEDIA_TYPE.test(type.trim())) {
       throw new ApiError(

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { type RateLimitDecision, rateLimitHeaders } from "../domain/rate-limit";
-import type { AppEnv } from "../env";
+import type { AppEnv, Credential } from "../env";
 import { config, type RateLimitPolicy } from "../lib/config";
 import { ApiError, OAuthError } from "../lib/errors";
 import { laterVia } from "../lib/time";
@@ -40,18 +40,15 @@ export function refuseIpOverBudget(c: Context<AppEnv>): void {
 }
 
 /**
- * /v1: per credential once authenticated, else per client IP (which also slows key guessing).
- * Runs after the caller is identified and before a missing credential is refused.
+ * /v1: counts the request per credential once identified, else per client IP (which also slows
+ * key guessing), and refuses it past the limit. Runs after the caller is identified and before a
+ * missing credential is refused.
  */
-export function rateLimit(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const credential = c.get("credential");
-    const { rateLimits } = config(c.env);
-    const policy = credential ? rateLimits.default : rateLimits.anonymous;
-    const { decision, headers } = await hit(c, credential ? credential.id : `ip:${clientIp(c)}`, policy);
-    if (!decision.allowed) throw rateLimited(policy, decision, headers);
-    await next();
-  };
+export async function countCaller(c: Context<AppEnv>, credential: Credential | undefined): Promise<void> {
+  const { rateLimits } = config(c.env);
+  const policy = credential ? rateLimits.default : rateLimits.anonymous;
+  const { decision, headers } = await hit(c, credential ? credential.id : `ip:${clientIp(c)}`, policy);
+  if (!decision.allowed) throw rateLimited(policy, decision, headers);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 
 /**
  * The most of a request body read after the answer is decided: well past the largest body any
@@ -25,38 +25,37 @@ const MAX_DRAINED_BODY_BYTES = 16 * 1024 * 1024;
  * wrangler drains too, but only in bundles it builds (its dev middleware
  * "ensure-req-body-drained"), and this worker is built by scripts/build.ts (no_bundle = true).
  * Deployed, reading the rest of a small body costs next to nothing. Test: test/e2e/early-answers.test.ts.
+ *
+ * Hands the app the body's stream (on `c.req.raw`) and returns what drains the rest once the
+ * answer is decided; nothing for a request without a body.
  */
-export function drainRequestBody(): MiddlewareHandler {
-  return async (c, next) => {
-    const source = c.req.raw.body;
-    if (source === null) return next();
-    const declared = Number(c.req.header("content-length"));
-    const reader = source.getReader();
-    let read = 0;
-    let ended = false;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          const chunk = await reader.read();
-          if (chunk.done) {
-            ended = true;
-            controller.close();
-            return;
-          }
-          read += chunk.value.byteLength;
-          controller.enqueue(chunk.value);
-        },
-        // The app gave up on the body: the rest is drained below, not cancelled.
-        cancel() {},
+export function takeOverBody(c: Context): (() => Promise<void>) | undefined {
+  const source = c.req.raw.body;
+  if (source === null) return undefined;
+  const declared = Number(c.req.header("content-length"));
+  const reader = source.getReader();
+  let read = 0;
+  let ended = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          ended = true;
+          controller.close();
+          return;
+        }
+        read += chunk.value.byteLength;
+        controller.enqueue(chunk.value);
       },
-      { highWaterMark: 0 },
-    );
-    c.req.raw = new Request(c.req.raw, { body });
-    try {
-      await next();
-    } finally {
-      if (!ended) await drain(reader, declared > MAX_DRAINED_BODY_BYTES ? Number.POSITIVE_INFINITY : read);
-    }
+      // The app gave up on the body: the rest is drained below, not cancelled.
+      cancel() {},
+    },
+    { highWaterMark: 0 },
+  );
+  c.req.raw = new Request(c.req.raw, { body });
+  return async () => {
+    if (!ended) await drain(reader, declared > MAX_DRAINED_BODY_BYTES ? Number.POSITIVE_INFINITY : read);
   };
 }
 

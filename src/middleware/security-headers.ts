@@ -1,4 +1,4 @@
-import type { Handler, MiddlewareHandler } from "hono";
+import type { Context, Handler, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
@@ -10,20 +10,42 @@ const PUBLIC_DOCUMENTS = new Set(["/", "/openapi.json", "/docs", "/health", "/.w
 const ORIGIN_NAMING_DOCUMENTS = new Set(["/openapi.json", "/.well-known/oauth-authorization-server"]);
 
 /**
- * `Cache-Control: no-store` on every answer but the public documents: answers carry personal
- * data or credentials, and no cache on the way may keep them. A document that names the
- * request's own origin (ISSUER empty) is no-store too: a shared cache would otherwise serve the
- * origin one request's Host header claimed to every later caller (host poisoning).
+ * The headers that still do something for a JSON API and its docs page (OWASP's REST Security
+ * Cheat Sheet: HSTS, nosniff, framing refused, no referrer, same-origin resources and opener),
+ * with the values Hono's secureHeaders gives them (X-Frame-Options: DENY rather than its
+ * SAMEORIGIN). Hono's legacy browser headers (X-XSS-Protection, X-Download-Options,
+ * X-DNS-Prefetch-Control, X-Permitted-Cross-Domain-Policies, Origin-Agent-Cluster) are left out:
+ * every header is copied on every answer, and these protect nothing here. Built once; each answer
+ * gets them in one pass over this list, replacing any a handler set. (secureHeaders also deleted
+ * X-Powered-By, which nothing here sets.)
  */
-export function cacheControl(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    if (c.res.headers.has("cache-control")) return;
+const SECURITY_HEADERS: readonly (readonly [name: string, value: string])[] = Object.freeze([
+  ["Cross-Origin-Resource-Policy", "same-origin"],
+  ["Cross-Origin-Opener-Policy", "same-origin"],
+  ["Referrer-Policy", "no-referrer"],
+  ["Strict-Transport-Security", "max-age=15552000; includeSubDomains"],
+  ["X-Content-Type-Options", "nosniff"],
+  ["X-Frame-Options", "DENY"],
+] as const);
+
+/**
+ * The headers every answer carries, set on the final answer in one pass: the security headers
+ * above, and `Cache-Control: no-store` unless the answer set its own or is a public document
+ * that may be cached. Answers carry personal data or credentials, and no cache on the way may
+ * keep them. A document that names the request's own origin (ISSUER empty) is no-store too: a
+ * shared cache would otherwise serve the origin one request's Host header claimed to every
+ * later caller (host poisoning).
+ */
+export function setAnswerHeaders(c: Context<AppEnv>): void {
+  const res = c.res;
+  const headers = res.headers;
+  if (!headers.has("cache-control")) {
     const path = c.req.path;
     const cacheable =
-      c.res.status === 200 && PUBLIC_DOCUMENTS.has(path) && (!ORIGIN_NAMING_DOCUMENTS.has(path) || config(c.env).issuer !== null);
-    c.res.headers.set("Cache-Control", cacheable ? "public, max-age=300" : "no-store");
-  };
+      res.status === 200 && PUBLIC_DOCUMENTS.has(path) && (!ORIGIN_NAMING_DOCUMENTS.has(path) || config(c.env).issuer !== null);
+    headers.set("Cache-Control", cacheable ? "public, max-age=300" : "no-store");
+  }
+  for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
 }
 
 /**
@@ -99,15 +121,19 @@ function prefersHtml(accept: string | undefined): boolean {
   return html > 0 && html > weight("application/json");
 }
 
+/** Hono's CORS middleware for an allow-list, made once per list (the list is the deployment's). */
+const corsByOrigins = new WeakMap<string[], MiddlewareHandler>();
+
 /**
- * CORS is off unless CORS_ALLOW_ORIGINS names origins (comma-separated). No credentials mode:
- * credentials travel in headers, never in cookies.
+ * CORS is off unless CORS_ALLOW_ORIGINS names origins (comma-separated): then the CORS step for
+ * that list, else nothing. No credentials mode: credentials travel in headers, never in cookies.
  */
-export function corsFromAllowList(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const origins = config(c.env).corsAllowOrigins;
-    if (origins.length === 0) return next();
-    return cors({
+export function corsFromAllowList(env: Env): MiddlewareHandler | undefined {
+  const origins = config(env).corsAllowOrigins;
+  if (origins.length === 0) return undefined;
+  let step = corsByOrigins.get(origins);
+  if (!step) {
+    step = cors({
       origin: origins,
       allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "Idempotency-Key", "X-Request-Id", "X-D1-Bookmark"],
       exposeHeaders: [
@@ -124,6 +150,8 @@ export function corsFromAllowList(): MiddlewareHandler<AppEnv> {
         "Export-Skipped",
       ],
       maxAge: 600,
-    })(c, next);
-  };
+    });
+    corsByOrigins.set(origins, step);
+  }
+  return step;
 }

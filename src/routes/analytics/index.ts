@@ -1,54 +1,9 @@
-import { z } from "@hono/zod-openapi";
-import { scoped } from "../../auth/authorize";
-import { idSchema } from "../../lib/ids";
-import { COMMON_ERRORS, createRouter, defineRoute, errorResponses, jsonResponse } from "../../lib/openapi";
-import { ItemAnalysis, ItemAnalysisQuery, QuizAnalytics, UserAnalytics } from "./analytics.schemas";
-import * as service from "./analytics.service";
-import * as items from "./item-analysis.service";
+import { createRouter } from "../../lib/openapi";
+import * as handlers from "./analytics.handlers";
+import * as routes from "./analytics.routes";
 
-const tags = ["Analytics"];
-
-const getQuizAnalytics = defineRoute({
-  operationId: "getQuizAnalytics",
-  method: "get",
-  path: "/quiz/{id}",
-  tags,
-  ...scoped("analytics:read"),
-  summary: "How a quiz performs",
-  description: "Counts graded submissions only. Kept current at grade time: one query, whatever the number of submissions.",
-  request: { params: z.object({ id: idSchema("quiz") }) },
-  responses: { 200: jsonResponse(QuizAnalytics, "The quiz's analytics."), ...errorResponses(404, ...COMMON_ERRORS) },
-});
-
-const getUserAnalytics = defineRoute({
-  operationId: "getUserAnalytics",
-  method: "get",
-  path: "/user/{id}",
-  tags,
-  ...scoped("analytics:read"),
-  summary: "How a user performs",
-  description:
-    "Counts the user's graded submissions only, across all quizzes. Kept current at grade time, so it answers in one query.",
-  request: { params: z.object({ id: idSchema("user") }) },
-  responses: { 200: jsonResponse(UserAnalytics, "The user's analytics."), ...errorResponses(404, ...COMMON_ERRORS) },
-});
-
-const getItemAnalysis = defineRoute({
-  operationId: "getItemAnalysis",
-  method: "get",
-  path: "/quiz/{id}/items",
-  tags,
-  ...scoped("analytics:read"),
-  summary: "Item analysis of a quiz",
-  description:
-    "Difficulty, discrimination (corrected item–total correlation), Cronbach's alpha and option counts, over every graded submission or each user's first. Kept current from sufficient statistics at grade and regrade time: one query, whatever the number of submissions (docs/item-analysis.md).",
-  request: { params: z.object({ id: idSchema("quiz") }), query: ItemAnalysisQuery },
-  responses: { 200: jsonResponse(ItemAnalysis, "The quiz's item analysis."), ...errorResponses(400, 404, ...COMMON_ERRORS) },
-});
-
+/** `/v1/analytics`: a quiz's and a user's figures, and a quiz's item analysis, kept current at grade time. */
 export const analyticsRouter = createRouter()
-  .openapi(getQuizAnalytics, async (c) => c.json(await service.quizAnalytics(c.var.db, c.req.valid("param").id), 200))
-  .openapi(getItemAnalysis, async (c) =>
-    c.json(await items.itemAnalysis(c.var.db, c.req.valid("param").id, c.req.valid("query").attempts), 200),
-  )
-  .openapi(getUserAnalytics, async (c) => c.json(await service.userAnalytics(c.var.db, c.req.valid("param").id), 200));
+  .openapi(routes.getQuizAnalytics, handlers.getQuizAnalytics)
+  .openapi(routes.getItemAnalysis, handlers.getItemAnalysis)
+  .openapi(routes.getUserAnalytics, handlers.getUserAnalytics);

@@ -1,23 +1,30 @@
 import { createRouter } from "../../lib/openapi";
-import * as ledger from "./ledger.routes";
-import * as handlers from "./lti.handlers";
+import * as keysHandlers from "./keys.handlers";
+import * as keys from "./keys.routes";
+import * as launchesHandlers from "./launches.handlers";
+import * as launches from "./launches.routes";
+import * as linksHandlers from "./links.handlers";
+import * as links from "./links.routes";
+import * as passbacksHandlers from "./passbacks.handlers";
+import * as passbacks from "./passbacks.routes";
+import * as platformsHandlers from "./platforms.handlers";
 import * as platforms from "./platforms.routes";
 
 /** `/v1/lti`: platforms, links, launches, the tool's keys and the passback ledger (docs/lti.md). */
 export const ltiRouter = createRouter()
-  .openapi(platforms.listPlatforms, handlers.listPlatforms)
-  .openapi(platforms.createPlatform, handlers.createPlatform)
-  .openapi(platforms.getPlatform, handlers.getPlatform)
-  .openapi(platforms.updatePlatform, handlers.updatePlatform)
-  .openapi(platforms.deletePlatform, handlers.deletePlatform)
-  .openapi(platforms.putLink, handlers.putLink)
-  .openapi(ledger.createLaunch, handlers.createLaunch)
-  .openapi(ledger.rotateKeys, handlers.rotateKeys)
-  .openapi(ledger.listPassbacks, handlers.listPassbacks)
-  .openapi(ledger.retryPassback, handlers.retryPassback);
+  .openapi(platforms.listPlatforms, platformsHandlers.listPlatforms)
+  .openapi(platforms.createPlatform, platformsHandlers.createPlatform)
+  .openapi(platforms.getPlatform, platformsHandlers.getPlatform)
+  .openapi(platforms.updatePlatform, platformsHandlers.updatePlatform)
+  .openapi(platforms.deletePlatform, platformsHandlers.deletePlatform)
+  .openapi(links.putLink, linksHandlers.putLink)
+  .openapi(launches.createLaunch, launchesHandlers.createLaunch)
+  .openapi(keys.rotateKeys, keysHandlers.rotateKeys)
+  .openapi(passbacks.listPassbacks, passbacksHandlers.listPassbacks)
+  .openapi(passbacks.retryPassback, passbacksHandlers.retryPassback);
 
 /** Mounted at /v1/quizzes: `POST /{id}/lti/resync`. */
-export const quizLtiRouter = createRouter().openapi(ledger.resyncQuiz, handlers.resyncQuiz);
+export const quizLtiRouter = createRouter().openapi(passbacks.resyncQuiz, passbacksHandlers.resyncQuiz);
 
 /** Mounted at the root: `GET /.well-known/jwks.json`, public. */
-export const jwksRouter = createRouter().openapi(ledger.jwks, handlers.jwks);
+export const jwksRouter = createRouter().openapi(keys.jwks, keysHandlers.jwks);

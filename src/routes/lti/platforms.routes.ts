@@ -2,10 +2,6 @@ import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
-  LINK_EXAMPLE,
-  Link,
-  LinkParams,
-  LinkPut,
   PLATFORM_EXAMPLE,
   Platform,
   PlatformCreate,
@@ -13,7 +9,7 @@ import {
   PlatformPage,
   PlatformParams,
   PlatformPatch,
-} from "./lti.schemas";
+} from "./platforms.schemas";
 
 const tags = ["LTI"];
 
@@ -86,21 +82,4 @@ export const deletePlatform = defineRoute({
     "Deletes the registration and its links: its launches are refused (unknown_issuer) from now on. Users it created, its launches and its ledger rows stay; rows still pending fail with “The platform was deleted.”",
   request: { params: PlatformParams },
   responses: { 204: { description: "Deleted." }, ...errorResponses(404, ...COMMON_ERRORS) },
-});
-
-export const putLink = defineRoute({
-  operationId: "putLtiLink",
-  method: "put",
-  path: "/links/{resource_link_id}",
-  tags,
-  ...scoped("admin"),
-  summary: "Link a resource link to a quiz",
-  description:
-    "Launches of this resource link from this platform open this quiz, unless they carry a custom quiz_id of an existing quiz. 201 when the link is new, 200 when it replaced one. An unknown platform or quiz → 400.",
-  request: { params: LinkParams, ...jsonBody(LinkPut) },
-  responses: {
-    200: jsonResponse(Link, "The link, replaced.", { ...LINK_EXAMPLE, updated_at: "2026-11-23T09:30:00.000Z" }),
-    201: jsonResponse(Link, "The link, created."),
-    ...errorResponses(...BODY_ERRORS, ...COMMON_ERRORS),
-  },
 });

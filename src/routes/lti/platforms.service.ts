@@ -1,6 +1,5 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { ltiLinks, ltiPlatforms } from "../../db/lti-schema";
-import { quizzes } from "../../db/schema";
+import { ltiPlatforms } from "../../db/lti-schema";
 import { prepared, statement } from "../../db/statements";
 import type { Database } from "../../env";
 import { config } from "../../lib/config";
@@ -133,35 +132,4 @@ export async function deletePlatform(db: Database, id: string) {
     statement(db, sql`DELETE FROM lti_links WHERE platform_id = ${id} AND changes() = 1`),
   ]);
   if (deleted?.meta.changes !== 1) throw notFound("Platform");
-}
-
-/** PUT /v1/lti/links/{resource_link_id}: the quiz the platform's resource link opens; whether it was created. */
-export async function putLink(db: Database, resourceLinkId: string, input: { platform_id: string; quiz_id: string }) {
-  const [platforms, found] = await db.batch([
-    db.select({ id: ltiPlatforms.id }).from(ltiPlatforms).where(eq(ltiPlatforms.id, input.platform_id)),
-    db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.id, input.quiz_id)),
-  ]);
-  const errors = [
-    ...(platforms.length === 0 ? [{ path: "platform_id", message: "No such platform." }] : []),
-    ...(found.length === 0 ? [{ path: "quiz_id", message: "No such quiz." }] : []),
-  ];
-  if (errors.length > 0) throw validationFailed(errors);
-  const now = isoNow();
-  const [row] = await db
-    .insert(ltiLinks)
-    .values({ platformId: input.platform_id, resourceLinkId, quizId: input.quiz_id, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({
-      target: [ltiLinks.platformId, ltiLinks.resourceLinkId],
-      set: { quizId: input.quiz_id, updatedAt: now },
-    })
-    .returning();
-  if (!row) throw new Error("the link was not stored");
-  const link = {
-    resource_link_id: row.resourceLinkId,
-    platform_id: row.platformId,
-    quiz_id: row.quizId,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-  return { link, created: row.createdAt === now && row.updatedAt === now };
 }

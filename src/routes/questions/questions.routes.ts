@@ -1,11 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { scoped } from "../../auth/authorize";
 import { idempotent } from "../../auth/idempotency";
-import { QUESTION_EXAMPLE, Question, QuestionCreate, QuestionPatch } from "../../authoring/question.schemas";
+import { Question, QuestionCreate, QuestionPatch } from "../../authoring/question.schemas";
 import { idSchema } from "../../lib/ids";
-import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse, pageExample } from "../../lib/openapi";
-import { nextCursorSchema, pageQuery } from "../../lib/pagination";
-import { singleLineText } from "../../lib/text";
+import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse } from "../../lib/openapi";
+import { CREATED_QUESTION_EXAMPLE, QuestionListQuery, QuestionPage, UPDATED_QUESTION_EXAMPLE } from "./questions.schemas";
 
 const tags = ["Questions"];
 const QuizParams = z.object({ id: idSchema("quiz") });
@@ -22,20 +21,10 @@ export const listQuestions = defineRoute({
     "Returns the quiz's questions by position, first to last; with `tag`, only those carrying that tag. To a credential without quizzes:write the key is hidden: no key fields, `feedback` `{}`, `explanation` null, no option feedback, ordering items and matching choices sorted by id. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.",
   request: {
     params: QuizParams,
-    query: z.strictObject({
-      ...pageQuery("position"),
-      tag: singleLineText(100)
-        .optional()
-        .openapi({ description: "Only questions with this tag (compared exactly, after trimming).", example: "geography" }),
-    }),
+    query: QuestionListQuery,
   },
   responses: {
-    200: jsonResponse(
-      z
-        .object({ questions: z.array(Question), next_cursor: nextCursorSchema })
-        .openapi({ example: pageExample("questions", [QUESTION_EXAMPLE], QUESTION_EXAMPLE.position) }),
-      "A page of questions.",
-    ),
+    200: jsonResponse(QuestionPage, "A page of questions."),
     ...errorResponses(400, 404, ...COMMON_ERRORS),
   },
 });
@@ -51,29 +40,7 @@ export const createQuestion = defineRoute({
     "Adds the question at `position` (default: last); the questions at and after it move down one. A quiz holds at most 200 questions → 409 question_limit_reached. Ordering item and matching choice ids left out are random; an ordering without correct_order is in the order its items are listed; a matching may be written as pairs and distractors.",
   request: { params: QuizParams, ...jsonBody(QuestionCreate) },
   responses: {
-    201: jsonResponse(Question, "The question, with its Location.", {
-      id: "qst_01kan2b6x3r9t5w8y1z4c7e0f2",
-      quiz_id: QUESTION_EXAMPLE.quiz_id,
-      type: "multiple_choice",
-      title: "Capitals",
-      tags: ["geography"],
-      prompt: "Which of these cities are capitals?",
-      points: 2,
-      position: 1,
-      feedback: {},
-      explanation: null,
-      pool: null,
-      options: [
-        { id: "a", text: "Madrid" },
-        { id: "b", text: "Porto", feedback: "Porto is Portugal's second city; Lisbon is its capital." },
-        { id: "c", text: "Rome" },
-      ],
-      correct_option_ids: ["a", "c"],
-      scoring: "partial",
-      version: 1,
-      created_at: "2026-11-23T09:30:00.000Z",
-      updated_at: "2026-11-23T09:30:00.000Z",
-    }),
+    201: jsonResponse(Question, "The question, with its Location.", CREATED_QUESTION_EXAMPLE),
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });
@@ -102,14 +69,7 @@ export const updateQuestion = defineRoute({
     "Fields not sent keep their values; the result must be a valid question. Changing `type` drops the old type's key fields; a matching's `pairs` replace its prompts, choices and correct_matches; an ordering's items sent with ids left out and without correct_order are the order as listed. Graded submissions keep the grade they were given.",
   request: { params: QuestionParams, ...jsonBody(QuestionPatch) },
   responses: {
-    200: jsonResponse(Question, "The changed question.", {
-      ...QUESTION_EXAMPLE,
-      prompt: "What is the capital city of France?",
-      points: 2,
-      tags: ["geography", "capitals"],
-      version: 2,
-      updated_at: "2026-11-23T09:30:00.000Z",
-    }),
+    200: jsonResponse(Question, "The changed question.", UPDATED_QUESTION_EXAMPLE),
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });

@@ -1,15 +1,6 @@
 import { createRouter } from "../../lib/openapi";
+import * as handlers from "./regrade.handlers";
 import * as routes from "./regrade.routes";
-import * as service from "./regrade.service";
 
 /** Mounted at /v1/quizzes: `POST /{id}/regrade`. */
-export const regradeRouter = createRouter().openapi(routes.regradeQuiz, async (c) => {
-  const { question_ids, policy, dry_run } = c.req.valid("json");
-  const job = await service.startRegrade(c.var.db, c.var.wakeUps, c.req.valid("param").id, {
-    question_ids: question_ids ?? null,
-    policy,
-    dry_run,
-  });
-  c.header("Location", `/v1/jobs/${job.id}`);
-  return c.json(job, 202);
-});
+export const regradeRouter = createRouter().openapi(routes.regradeQuiz, handlers.regradeQuiz);

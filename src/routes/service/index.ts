@@ -1,5 +1,6 @@
 import { createRouter } from "../../lib/openapi";
-import { serviceIndex } from "./service.routes";
+import * as handlers from "./service.handlers";
+import * as routes from "./service.routes";
 
 /**
  * GET /: the JSON answer. The HTML page a browser gets instead is a static asset, answered before
@@ -7,7 +8,5 @@ import { serviceIndex } from "./service.routes";
  * package.json), handed in by app.ts: routes read no file outside src/.
  */
 export function serviceRouter(about: { name: string; version: string }) {
-  return createRouter().openapi(serviceIndex, (c) =>
-    c.json({ name: about.name, version: about.version, docs: "/docs", openapi: "/openapi.json" }, 200),
-  );
+  return createRouter().openapi(routes.serviceIndex, handlers.serviceIndex(about));
 }

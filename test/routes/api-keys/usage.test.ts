@@ -43,6 +43,27 @@ describe("GET /v1/api-keys/{id}/usage", () => {
     expect((await call(`/v1/api-keys/${created.id}`)).json.last_used_at).toBe(usage.last_used_at);
   });
 
+  it("a body the /v1 guard refuses (415, 413) counts as an error answer of the key", async () => {
+    const created = await createKey({ scopes: ["quizzes:read"] });
+    const answers = [
+      await call("/v1/quizzes", { auth: created.key, raw: "title", headers: { "content-type": "text/plain" } }),
+      await call("/v1/quizzes", {
+        auth: created.key,
+        raw: `{"title":"${"x".repeat(1024 * 1024)}"}`,
+        headers: { "content-type": "application/json" },
+      }),
+      await verify(created.key),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([415, 413, 200]);
+    let usage: any;
+    const deadline = Date.now() + 10_000;
+    do {
+      await sleep(250);
+      usage = (await call(`/v1/api-keys/${created.id}/usage`)).json;
+    } while (usage.total_requests < answers.length && Date.now() < deadline);
+    expect(usage.daily).toEqual([{ date: new Date().toISOString().slice(0, 10), requests: 3, errors: 2 }]);
+  });
+
   it("refused requests with a revoked key are not counted", async () => {
     const created = await createKey();
     expect((await call(`/v1/api-keys/${created.id}`, { method: "DELETE" })).status).toBe(204);
