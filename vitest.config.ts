@@ -70,13 +70,19 @@ const SLOW = [
  */
 class SlowFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const slow = (file: TestSpecification) => (SLOW.some((path) => file.moduleId.endsWith(path)) ? 0 : 1);
+    const slow = (file: TestSpecification) => ([...SLOW, ...GROWTH].some((path) => file.moduleId.endsWith(path)) ? 0 : 1);
     return (await super.sort(files)).sort((a, b) => slow(a) - slow(b));
   }
 }
 
 /** Pure rules, in Node: no runtime to start. */
 const NODE = ["test/domain/**/*.test.ts", "test/interchange/**/*.test.ts"];
+/**
+ * The readers' doubling tests (docs/security.md, "Parsing has a budget"): each reads hostile inputs
+ * of 16 to 128 KiB several times over to compare their growth, a minute or two of CPU in all, so
+ * they run in a Node project of their own that `npm test -- --project domain` leaves out.
+ */
+const GROWTH = ["test/interchange/linear-time.test.ts", "test/interchange/gift-linear.test.ts"];
 
 const testFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -142,7 +148,16 @@ export default defineConfig(async () => {
             environment: "node",
             testTimeout: 15_000,
             include: NODE,
-            exclude: [...configDefaults.exclude, ...shared],
+            exclude: [...configDefaults.exclude, ...shared, ...GROWTH],
+            sequence: { groupOrder: 0 },
+          },
+        },
+        {
+          test: {
+            name: "growth",
+            environment: "node",
+            testTimeout: 60_000,
+            include: GROWTH,
             sequence: { groupOrder: 0 },
           },
         },
