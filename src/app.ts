@@ -13,7 +13,7 @@ import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { requestFrame } from "./middleware/frame";
 import { v1Guard } from "./middleware/guard";
 import { rateLimitOAuthEndpoints } from "./middleware/rate-limit";
-import { docsAssets, landingPage, reportsAssets } from "./middleware/security-headers";
+import { docsAssets, landingPage, ltiToolAssets, reportsAssets } from "./middleware/security-headers";
 import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
@@ -22,6 +22,7 @@ import { quizGradesRouter, userGradesRouter } from "./routes/grades";
 import { IMPORT_UPLOAD, importsRouter } from "./routes/imports";
 import { jobsRouter } from "./routes/jobs";
 import { jwksRouter, ltiRouter, quizLtiRouter } from "./routes/lti";
+import { ltiToolRouter } from "./routes/lti-tool";
 import { oauthRouter } from "./routes/oauth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
 import { problemsRouter } from "./routes/problems";
@@ -179,6 +180,10 @@ app.get("/docs/*", docsAssets());
 // The report a teacher looks at (public/reports/), under a policy as strict as the docs'; the
 // pattern also matches /reports, which the assets redirect to /reports/.
 app.get("/reports/*", reportsAssets());
+// The LTI tool's pages (login, launch, deep linking: HTML, outside /v1) and their two files.
+app.get("/lti/auto-submit.js", ltiToolAssets());
+app.get("/lti/tool.css", ltiToolAssets());
+app.route("/lti", ltiToolRouter);
 
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 app.onError(onError);

@@ -36,3 +36,25 @@ export const REPORTS_CONTENT_SECURITY_POLICY = [
   "require-trusted-types-for 'script'",
   "trusted-types 'none'",
 ].join("; ");
+
+/**
+ * The policy of the LTI tool's pages (/lti/*, docs/lti.md): the reports' policy, but framable by
+ * this origin and the LMS origins a platform registered (`frame_origins`), since an LMS shows the
+ * tool in a frame; and forms may post to this origin and to the targets a page names (the
+ * deep-linking answer posts to the platform's return URL). Origins come validated
+ * (src/domain/web-origin.ts): no space, semicolon or wildcard can widen the policy.
+ */
+export function toolContentSecurityPolicy(frameOrigins: readonly string[], formTargets: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    ["form-action 'self'", ...formTargets].join(" "),
+    ["frame-ancestors 'self'", ...frameOrigins].join(" "),
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
+  ].join("; ");
+}
