@@ -6,7 +6,7 @@
 //   POST /p/<name>/setup        { client_id, audience? }: a platform with one RS256 key
 //   GET  /p/<name>/jwks         its public keys
 //   POST /p/<name>/keys/rotate  a new current key (the old one stays in the JWKS)
-//   POST /p/<name>/sign         { payload, key?: "current" | "stranger", kid? }: an id_token
+//   POST /p/<name>/sign         { payload, key?: "current" | "stranger", kid? (null: none) }: an id_token
 //   POST /p/<name>/tool-jwks    the tool's key set (the tests copy /.well-known/jwks.json here)
 //   POST /p/<name>/token        the token endpoint: verifies the client assertion (RFC 7523)
 //   POST /p/<name>/lineitems/<id>/scores   AGS scores: recorded with arrival time and in-flight count
@@ -191,11 +191,13 @@ async function handle(req: IncomingMessage, body: string, res: ServerResponse): 
     return json(res, 200, { kid: p.keys[0]?.kid });
   }
   if (action === "sign") {
-    const input = JSON.parse(body) as { payload: Record<string, unknown>; key?: "current" | "stranger"; kid?: string };
+    const input = JSON.parse(body) as { payload: Record<string, unknown>; key?: "current" | "stranger"; kid?: string | null };
     const current = p.keys[0] as Key;
     const key = input.key === "stranger" ? await newKey() : current;
+    // kid null: a header without one (a known-bad launch of the certification).
+    const kid = input.kid === null ? {} : { kid: input.kid ?? current.kid };
     const idToken = await new SignJWT(input.payload)
-      .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: input.kid ?? current.kid })
+      .setProtectedHeader({ alg: "RS256", typ: "JWT", ...kid })
       .sign(key.privateKey);
     return json(res, 200, { id_token: idToken });
   }

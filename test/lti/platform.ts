@@ -81,7 +81,7 @@ export interface TestPlatform {
   deploymentId: string;
   /** A line item URL of this platform (with `query` appended when given). */
   lineitem: (item: string, query?: string) => string;
-  sign: (payload: Record<string, unknown>, options?: { key?: "current" | "stranger"; kid?: string }) => Promise<string>;
+  sign: (payload: Record<string, unknown>, options?: { key?: "current" | "stranger"; kid?: string | null }) => Promise<string>;
   rotate: () => Promise<void>;
   plan: (plan: {
     status?: number;

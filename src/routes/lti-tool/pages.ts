@@ -3,11 +3,11 @@ import type { PickerRequest, QuizChoice } from "../../lti/tool/deep-linking";
 /**
  * The tool's pages, rendered on the server (no script but /lti/auto-submit.js, no inline script
  * or style: the CSP forbids both). Every text from outside — a quiz title, a search, a check's
- * detail — goes through `escape`, so nothing a platform or an author sent becomes markup.
+ * detail — goes through `escapeHtml`, so nothing a platform or an author sent becomes markup.
  */
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
 
 interface PageParts {
   title: string;
@@ -24,9 +24,9 @@ function page({ title, body, scripts = [] }: PageParts): string {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="color-scheme" content="light dark">
     <meta name="referrer" content="no-referrer">
-    <title>${escape(title)} · Quiz</title>
+    <title>${escapeHtml(title)} · Quiz</title>
     <link rel="stylesheet" href="/lti/tool.css">
-${scripts.map((src) => `    <script src="${escape(src)}" defer></script>\n`).join("")}  </head>
+${scripts.map((src) => `    <script src="${escapeHtml(src)}" defer></script>\n`).join("")}  </head>
   <body>
     <main class="card">
 ${body}
@@ -42,9 +42,9 @@ export function refusalPage(status: number, check: string, detail: string): stri
     status === 403 ? "Not available to you" : status >= 401 ? "This launch was refused" : "This request cannot be used";
   return page({
     title: heading,
-    body: `      <h1>${escape(heading)}</h1>
-      <p>${escape(detail)}</p>
-      <p class="muted">Check: <code id="check">${escape(check)}</code> (HTTP ${status}). Open the activity again from the course; if this persists, give this check's name to the school's LMS administrator.</p>`,
+    body: `      <h1>${escapeHtml(heading)}</h1>
+      <p>${escapeHtml(detail)}</p>
+      <p class="muted">Check: <code id="check">${escapeHtml(check)}</code> (HTTP ${status}). Open the activity again from the course; if this persists, give this check's name to the school's LMS administrator.</p>`,
   });
 }
 
@@ -66,7 +66,7 @@ export function interimPage(instructor: boolean, quizId: string, launchId: strin
     title: "Launch accepted",
     body: `      <h1>Launch accepted</h1>
       <p>${instructor ? "The quiz's report" : "The quiz"} opens here once this service has sessions for the player and the report.</p>
-      <p class="muted">Quiz <code>${escape(quizId)}</code> · launch <code>${escape(launchId)}</code></p>`,
+      <p class="muted">Quiz <code>${escapeHtml(quizId)}</code> · launch <code>${escapeHtml(launchId)}</code></p>`,
   });
 }
 
@@ -80,7 +80,7 @@ export function continuePage(ticket: string): string {
     body: `      <h1>Open the quiz in a new window</h1>
       <p>Your browser blocks the cookies the quiz needs inside the course page, so the quiz opens in a window of its own.</p>
       <form method="post" action="/lti/launch/continue" target="_blank">
-        <input type="hidden" name="ticket" value="${escape(ticket)}">
+        <input type="hidden" name="ticket" value="${escapeHtml(ticket)}">
         <button type="submit" id="continue">Open the quiz</button>
       </form>
       <p class="muted">The button works once, within 2 minutes.</p>`,
@@ -98,7 +98,7 @@ export function pickerPage(
   const rows = list.quizzes
     .map(
       (quiz) => `          <li>
-            <label><input type="${input}" name="quiz_id" value="${escape(quiz.id)}"> ${escape(quiz.title)}</label>
+            <label><input type="${input}" name="quiz_id" value="${escapeHtml(quiz.id)}"> ${escapeHtml(quiz.title)}</label>
             <span class="muted">${quiz.questionCount} question${quiz.questionCount === 1 ? "" : "s"}</span>
           </li>`,
     )
@@ -109,21 +109,21 @@ export function pickerPage(
     title: "Choose a quiz",
     body: `      <h1>Choose ${request.acceptMultiple ? "quizzes" : "a quiz"} to add</h1>
       <form method="get" action="/lti/deep-linking" role="search" class="search">
-        <input type="hidden" name="ticket" value="${escape(ticket)}">
+        <input type="hidden" name="ticket" value="${escapeHtml(ticket)}">
         <label for="q">Search by title</label>
-        <input id="q" name="q" type="search" value="${escape(search)}" maxlength="200">
+        <input id="q" name="q" type="search" value="${escapeHtml(search)}" maxlength="200">
         <button type="submit">Search</button>
       </form>
       <form method="post" action="/lti/deep-linking" id="pick">
-        <input type="hidden" name="ticket" value="${escape(ticket)}">
+        <input type="hidden" name="ticket" value="${escapeHtml(ticket)}">
         <fieldset>
           <legend>${list.quizzes.length === 0 ? "No quiz matches." : request.acceptMultiple ? "Quizzes (choose one or several)" : "Quizzes (choose one)"}</legend>
         <ul class="quizzes">
 ${rows}
         </ul>
         </fieldset>
-        <nav class="pages" aria-label="Pages">${first ? "" : `<a href="${escape(query(undefined))}">First page</a>`}${
-          list.next ? ` <a href="${escape(query(list.next))}" id="next">Next page</a>` : ""
+        <nav class="pages" aria-label="Pages">${first ? "" : `<a href="${escapeHtml(query(undefined))}">First page</a>`}${
+          list.next ? ` <a href="${escapeHtml(query(list.next))}" id="next">Next page</a>` : ""
         }</nav>
         <div class="actions">
           <button type="submit" name="action" value="add" id="add">Add to the course</button>
@@ -139,8 +139,8 @@ export function answerPage(returnUrl: string, jwt: string, count: number): strin
     title: "Returning to the course",
     scripts: ["/lti/auto-submit.js"],
     body: `      <h1>${count === 0 ? "Nothing added" : `Adding ${count} quiz${count === 1 ? "" : "zes"}`}</h1>
-      <form method="post" action="${escape(returnUrl)}" data-auto-submit>
-        <input type="hidden" name="JWT" value="${escape(jwt)}">
+      <form method="post" action="${escapeHtml(returnUrl)}" data-auto-submit>
+        <input type="hidden" name="JWT" value="${escapeHtml(jwt)}">
         <p>Returning to the course…</p>
         <button type="submit">Return to the course</button>
       </form>`,
