@@ -342,7 +342,7 @@ async function deepLinkReturn(p: Platform, name: string, body: string, res: Serv
 /** GET /p/<name>/course?login=<url>: a course page of this LMS showing the tool in a frame. */
 function course(url: URL, res: ServerResponse): void {
   const login = url.searchParams.get("login") ?? "about:blank";
-  return html(
+  html(
     res,
     200,
     `<!doctype html><html lang="en"><head><title>Course</title></head><body><h1>Course page</h1><iframe id="tool" title="Quiz" src="${escapeHtml(login)}" width="900" height="600"></iframe></body></html>`,
