@@ -286,7 +286,7 @@ function autoPost(action: string, fields: Record<string, string>): string {
 }
 
 /** GET /p/<name>/auth: the checks an LMS makes of the tool's authentication request (LTI Core 1.3 §5.1.1.2), then the signed launch. */
-async function authorize(p: Platform, name: string, req: IncomingMessage, url: URL, res: ServerResponse): Promise<void> {
+async function authorize(p: Platform, req: IncomingMessage, url: URL, res: ServerResponse): Promise<void> {
   const query = Object.fromEntries(url.searchParams);
   const refuse = (error: string) => {
     p.tool.authorizations.push({ query, ok: false, error });
@@ -306,7 +306,10 @@ async function authorize(p: Platform, name: string, req: IncomingMessage, url: U
   if (query.lti_message_hint !== query.login_hint) return refuse("lti_message_hint is not the one the login initiation sent");
   p.tool.authorizations.push({ query, ok: true });
   const current = p.keys[0] as Key;
-  const payload = staged.keepNonce ? staged.payload : { ...staged.payload, nonce: query.nonce };
+  // A staged launch without times is signed as of now, so a link to it (npm run dev:lms) works whenever it is opened.
+  const now = Math.floor(Date.now() / 1000);
+  const timed = { iat: now, exp: now + 300, ...staged.payload };
+  const payload = staged.keepNonce ? timed : { ...timed, nonce: query.nonce };
   const idToken = await new SignJWT(payload)
     .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: current.kid })
     .sign(current.privateKey);
@@ -364,7 +367,7 @@ async function handleToolSide(
     const hint = `hint-${crypto.randomUUID()}`;
     p.tool.staged.set(hint, { payload: input.payload, keepNonce: input.keep_nonce === true, state: input.state });
     json(res, 200, { hint });
-  } else if (action === "auth" && req.method === "GET") await authorize(p, name, req, url, res);
+  } else if (action === "auth" && req.method === "GET") await authorize(p, req, url, res);
   else if (action === "deep-link-return" && req.method === "POST") await deepLinkReturn(p, name, body, res);
   else if (action === "course" && req.method === "GET") course(url, res);
   else if (action === "tool" && req.method === "POST") {

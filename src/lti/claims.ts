@@ -80,7 +80,7 @@ export interface LaunchClaims {
 }
 
 /** The deep_linking_settings claim of an LtiDeepLinkingRequest (LTI Deep Linking 2.0 §4.4.1). */
-export interface DeepLinkingSettings {
+interface DeepLinkingSettings {
   returnUrl: string | undefined;
   acceptTypes: string[];
   acceptMultiple: boolean;

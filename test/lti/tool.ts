@@ -8,7 +8,6 @@ import { CLAIM, control, type TestPlatform } from "./platform";
 // authorization endpoint (test/lti-platform.ts) answering the signed launch, and the form post.
 
 export const DL_SETTINGS = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings";
-export const LTI_MESSAGE_TYPE = CLAIM.messageType;
 
 /** One browser: the cookies it keeps (name → value), sent with each of its requests to the tool. */
 export class Browser {
@@ -57,7 +56,7 @@ export async function login(browser: Browser, params: Record<string, string>) {
 }
 
 /** The authorization endpoint's answer to the tool's redirect: the id_token and state to post. */
-export async function authorize(location: string): Promise<{ id_token: string; state: string; redirect_uri: string }> {
+async function authorize(location: string): Promise<{ id_token: string; state: string; redirect_uri: string }> {
   const res = await fetch(location, { headers: { accept: "application/json" } });
   expect(res.status, await res.clone().text()).toBe(200);
   return res.json();

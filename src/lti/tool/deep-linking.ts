@@ -18,8 +18,8 @@ import { issueTicket, readTicket, spendTicket } from "./tickets";
  * answer page posts to the platform's deep_link_return_url.
  */
 
-export const PICKER_TTL_SECONDS = 60 * 60;
-export const PICKER_PAGE_SIZE = 20;
+const PICKER_TTL_SECONDS = 60 * 60;
+const PICKER_PAGE_SIZE = 20;
 /** The response is short-lived: the browser posts it at once (the contract's ≤ 5 minutes). */
 const RESPONSE_TTL_SECONDS = 5 * 60;
 const MAX_SEARCH_LENGTH = 200;

@@ -12,11 +12,6 @@ import type { ToolLaunch } from "./launch";
  * deep-linking request opens the picker; a link to no quiz says so.
  */
 
-/** The report session of an instructor's launch lives at most this long. */
-export const INSTRUCTOR_REPORT_SECONDS = 8 * 3600;
-/** The learner session of a launch: the default of POST /v1/learner-sessions. */
-export const LEARNER_SESSION_SECONDS = 2 * 3600;
-
 export type Landing =
   | { kind: "redirect"; location: string }
   | { kind: "not_linked"; instructor: boolean; platformId: string }

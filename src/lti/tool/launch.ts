@@ -31,8 +31,8 @@ import { issueTicket, spendTicket } from "./tickets";
  */
 
 /** How long the new window may take to open after the frame's page is shown: a click. */
-export const CONTINUE_TTL_SECONDS = 120;
-export const LINE_ITEM_TYPE = "ltiResourceLink";
+const CONTINUE_TTL_SECONDS = 120;
+const LINE_ITEM_TYPE = "ltiResourceLink";
 
 type StateRow = typeof ltiLoginStates.$inferSelect;
 

@@ -16,7 +16,7 @@ import { ToolRefusal } from "./refusal";
  */
 
 /** How long a login may take to come back as a launch (the platform's authorization round trip). */
-export const LOGIN_STATE_TTL_SECONDS = 10 * 60;
+const LOGIN_STATE_TTL_SECONDS = 10 * 60;
 /** 32 base62 characters: about 190 bits, past the 128 the contract asks of state and nonce. */
 const SECRET_LENGTH = 32;
 const MAX_PARAM_LENGTH = 4096;
@@ -41,7 +41,7 @@ export const stateCookieName = (stateHash: string) => `${COOKIE_PREFIX}${stateHa
  * and Partitioned (CHIPS: where third-party cookies are blocked but partitioned ones allowed, a
  * framed tool keeps it under the LMS's site).
  */
-export const stateCookie = (name: string, value: string, maxAgeSeconds: number) =>
+const stateCookie = (name: string, value: string, maxAgeSeconds: number) =>
   `${name}=${value}; Max-Age=${maxAgeSeconds}; Path=/; Secure; HttpOnly; SameSite=None; Partitioned`;
 
 function required(params: LoginParams, name: "iss" | "login_hint" | "target_link_uri"): string {
