@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { BASE } from "../support/call";
-import { CLAIM, control, type TestPlatform } from "./platform";
+import { control, type TestPlatform } from "./platform";
 
 // The browser's side of the tool's pages (/lti/login, /lti/launch, the picker), as the tests drive
 // it: a cookie jar per browser, the login initiation the LMS sends, the loopback platform's
