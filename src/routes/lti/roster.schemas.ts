@@ -1,8 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { idParam, idSchema } from "../../lib/ids";
+import { idSchema } from "../../lib/ids";
 import { encodeCursor, nextCursorSchema, pageQuery } from "../../lib/pagination";
 
-export const RosterParams = z.object({ launch_id: idParam("ltiLaunch") });
+export const RosterParams = z.object({
+  launch_id: idSchema("ltiLaunch").openapi({
+    description: "A launch that carried the NRPS claim: its course's roster. One of the wrong prefix or shape → 404.",
+  }),
+});
 
 export const RosterQuery = z.strictObject(pageQuery("user"));
 
