@@ -19351,6 +19351,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description A launch that carried the NRPS claim: its course's roster. One of the wrong prefix or shape → 404. */
                 launch_id: string;
             };
             cookie?: never;
@@ -19607,6 +19608,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A launch that carried the NRPS claim: its course's roster. One of the wrong prefix or shape → 404. */
                 launch_id: string;
             };
             cookie?: never;
