@@ -29,7 +29,14 @@ export interface MemberRow {
 }
 
 type Page =
-  | { kind: "ok"; answer: Answer; members: (wakeUps: WakeUps) => Promise<MemberRow[]> }
+  | {
+      kind: "ok";
+      answer: Answer;
+      /** Members the page lists (those with a usable user_id, not Deleted). */
+      count: number;
+      /** The users of members [from, from + count), found or created. */
+      members: (wakeUps: WakeUps, from: number, count: number) => Promise<MemberRow[]>;
+    }
   | { kind: "retry"; answer: Answer; what: string }
   | { kind: "failed"; reason: string };
 
@@ -96,12 +103,13 @@ export async function readPage(
     const status = member.status === "Inactive" ? ("Inactive" as const) : ("Active" as const);
     return [{ sub, name: nameOf(member), email: emailOf(member), roles: rolesOf(member.roles), status }];
   });
-  const members = async (wakeUps: WakeUps) => {
+  const members = async (wakeUps: WakeUps, from: number, count: number) => {
+    const share = people.slice(from, from + count);
     const rows: MemberRow[] = [];
-    for (let i = 0; i < people.length; i += MEMBER_CONCURRENCY)
+    for (let i = 0; i < share.length; i += MEMBER_CONCURRENCY)
       rows.push(
         ...(await Promise.all(
-          people.slice(i, i + MEMBER_CONCURRENCY).map(async (person) => {
+          share.slice(i, i + MEMBER_CONCURRENCY).map(async (person) => {
             const { userId, change } = await userForMember(db, wakeUps, platform.id, person);
             return { ltiUserId: person.sub, userId, roles: person.roles, status: person.status, change };
           }),
@@ -109,5 +117,5 @@ export async function readPage(
       );
     return rows;
   };
-  return { kind: "ok", answer, members };
+  return { kind: "ok", answer, count: people.length, members };
 }

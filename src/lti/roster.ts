@@ -25,8 +25,9 @@ import { type MemberRow, readPage } from "./roster-page";
  * a sync that fails deletes its own rows and leaves the roster as it was. Of two syncs run
  * together each writes its own generation, and the roster is the one that finished last.
  *
- * Each page is one batch that moves the job's cursor (the next page's URL) from the value the
- * delivery read, so a delivery that runs twice writes each page once. A page the platform answers
+ * Each page (or each delivery's share of a large page) is one batch that moves the job's cursor
+ * (the next page's URL, and the offset in the page) from the value the delivery read, so a
+ * delivery that runs twice writes each page once. A page the platform answers
  * with 429, 5xx or no answer is asked again later (its Retry-After, at most 10 minutes) up to
  * four times; any other failure, a page over 1 MiB, a 1 001st page, or a next link to another
  * origin fails the job with the reason.
@@ -35,6 +36,12 @@ import { type MemberRow, readPage } from "./roster-page";
 const MAX_ROSTER_PAGES = 1000;
 /** Pages per delivery, and the time one may take: then the job is queued again (D1's per-invocation limits). */
 const PAGES_PER_DELIVERY = 50;
+/**
+ * Members whose users one delivery finds or creates: each costs up to 5 D1 queries, and an
+ * invocation may make 1 000. A page with more is worked through over several deliveries, each
+ * reading the page again and going on from the stored offset.
+ */
+const MEMBERS_PER_DELIVERY = 100;
 const DELIVERY_BUDGET_MS = 20_000;
 /** The waits before asking a page again after a 429, 5xx or no answer (one attempt and one per wait). */
 const RETRY_DELAYS_SECONDS = [1, 2, 4];
@@ -56,6 +63,8 @@ interface RosterProgress {
   updated: number;
   /** Failed tries of the page at the cursor. */
   attempts: number;
+  /** Members of the page at the cursor already written (a page larger than one delivery's share). */
+  offset?: number;
   /** Not before this instant (ms): the page's retry wait. */
   retry_at?: number;
 }
@@ -130,7 +139,8 @@ export async function runRosterJob(env: Env, db: Database, wakeUps: WakeUps, job
   const [platform] = await db.select().from(ltiPlatforms).where(eq(ltiPlatforms.id, params.platform_id));
   if (!platform) return failRoster(db, job.id, "The platform was deleted.");
   const policy = config(env).webhooks.urlPolicy;
-  for (let pages = 0; pages < PAGES_PER_DELIVERY && Date.now() - started < DELIVERY_BUDGET_MS; pages++) {
+  let share = MEMBERS_PER_DELIVERY;
+  for (let pages = 0; pages < PAGES_PER_DELIVERY && share > 0 && Date.now() - started < DELIVERY_BUDGET_MS; pages++) {
     const progress = job.result as unknown as RosterProgress;
     const url = job.cursor ?? params.url;
     const pageNumber: number = job.done + 1;
@@ -141,33 +151,43 @@ export async function runRosterJob(env: Env, db: Database, wakeUps: WakeUps, job
     const page = await readPage(env, db, platform, policy, url, pageNumber);
     if (page.kind === "failed") return failRoster(db, job.id, page.reason);
     if (page.kind === "retry") return retryPage(env, db, job, progress, page.answer, page.what);
-    const members = await page.members(wakeUps);
+    const offset = progress.offset ?? 0;
+    const members = await page.members(wakeUps, offset, share);
+    share -= members.length;
+    const pageDone = offset + members.length >= page.count;
     const next = nextLink(page.answer.headers?.get("link"), url);
     const counted: RosterProgress = {
       created: progress.created + members.filter((m) => m.change === "created").length,
       updated: progress.updated + members.filter((m) => m.change === "updated").length,
       attempts: 0,
+      ...(pageDone ? {} : { offset: offset + members.length }),
     };
-    const moved = await writePage(db, job, params, members, next, counted);
-    if (!moved || next === undefined) return; // another delivery wrote this page, or the roster is whole
-    job = { ...job, cursor: next, done: pageNumber, result: { ...counted } };
+    const moved = await writePage(db, job, params, members, pageDone ? { next } : "more", offset, counted);
+    if (!moved || (pageDone && next === undefined)) return; // another delivery wrote this, or the roster is whole
+    job = pageDone
+      ? { ...job, cursor: next ?? null, done: pageNumber, result: { ...counted } }
+      : { ...job, result: { ...counted } };
   }
   wakeUps.add({ kind: "job", id: job.id });
 }
 
 /**
- * The page's batch: the job's cursor moved from the value read (compare-and-set, stamped), the
- * members under the job's generation where that stamp stands, and, after the last page, the swap:
- * the generation it replaces deleted, this one made current, the job succeeded with its counts.
+ * The page's batch: the job's cursor moved from the value read (compare-and-set on the page count
+ * and the offset in the page, stamped), the members under the job's generation where that stamp
+ * stands, and, after the last page, the swap: the generation it replaces deleted, this one made
+ * current, the job succeeded with its counts. `more`: the page has members left for the next delivery.
  */
 async function writePage(
   db: Database,
   job: JobRow,
   params: RosterParams,
   members: MemberRow[],
-  next: string | undefined,
+  page: { next: string | undefined } | "more",
+  offset: number,
   counted: RosterProgress,
 ): Promise<boolean> {
+  const next = page === "more" ? job.cursor : page.next;
+  const last = page !== "more" && page.next === undefined;
   const stamp = crypto.randomUUID();
   const now = isoNow();
   const holds = sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${job.id} AND chunk_token = ${stamp})`;
@@ -189,37 +209,37 @@ async function writePage(
       ),
     );
   }
-  const finish =
-    next !== undefined
-      ? []
-      : [
-          statement(
-            db,
-            sql`DELETE FROM lti_roster_members WHERE ${roster} AND generation <> ${job.id}
+  const finish = !last
+    ? []
+    : [
+        statement(
+          db,
+          sql`DELETE FROM lti_roster_members WHERE ${roster} AND generation <> ${job.id}
                 AND generation = (SELECT generation FROM lti_rosters WHERE ${roster}) AND ${holds}`,
-          ),
-          statement(
-            db,
-            sql`INSERT INTO lti_rosters (platform_id, context_id, generation, synced_at)
+        ),
+        statement(
+          db,
+          sql`INSERT INTO lti_rosters (platform_id, context_id, generation, synced_at)
                 SELECT ${params.platform_id}, ${params.context_id}, ${job.id}, ${now} WHERE ${holds}
                 ON CONFLICT (platform_id, context_id) DO UPDATE SET generation = excluded.generation, synced_at = excluded.synced_at`,
-          ),
-          statement(
-            db,
-            sql`UPDATE jobs SET status = 'succeeded', total = done, finished_at = ${now}, updated_at = ${now},
+        ),
+        statement(
+          db,
+          sql`UPDATE jobs SET status = 'succeeded', total = done, finished_at = ${now}, updated_at = ${now},
                   result = json_object(
                     'members', (SELECT count(*) FROM lti_roster_members WHERE ${roster} AND generation = ${job.id}),
                     'created', ${counted.created}, 'updated', ${counted.updated},
                     'inactive', (SELECT count(*) FROM lti_roster_members WHERE ${roster} AND generation = ${job.id} AND status = 'Inactive'))
                 WHERE id = ${job.id} AND chunk_token = ${stamp}`,
-          ),
-        ];
+        ),
+      ];
   const [moved] = await db.$client.batch([
     statement(
       db,
-      sql`UPDATE jobs SET cursor = ${next ?? job.cursor}, chunk_token = ${stamp}, done = done + 1,
+      sql`UPDATE jobs SET cursor = ${next ?? job.cursor}, chunk_token = ${stamp}, done = done + ${page === "more" ? 0 : 1},
             result = ${JSON.stringify(counted)}, updated_at = ${now}
-          WHERE id = ${job.id} AND status = 'running' AND done = ${job.done}`,
+          WHERE id = ${job.id} AND status = 'running' AND done = ${job.done}
+            AND coalesce(json_extract(result, '$.offset'), 0) = ${offset}`,
     ),
     ...inserts,
     ...finish,

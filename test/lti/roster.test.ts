@@ -254,6 +254,22 @@ describe("POST /v1/lti/launches/{launch_id}/roster-sync", { timeout: 120_000 }, 
     expect(rows).toHaveLength(3);
   });
 
+  it("a page of more members than a delivery makes users for is worked through over several, each member once", async () => {
+    const big = Array.from({ length: 230 }, () => member({ email: undefined }));
+    const { platform, launchId } = await course({ pages: [big, [member()]] });
+    const job = await sync(launchId);
+    expect(job, job.error ?? "").toMatchObject({
+      status: "succeeded",
+      progress: { done: 2, total: 2 },
+      result: { members: 231, created: 231, updated: 0 },
+    });
+    // 100 members' users per delivery: the first page is read three times.
+    expect((await rosterLog(platform)).pages.map((p) => p.page)).toEqual([1, 1, 1, 2]);
+    const { members } = await roster(launchId);
+    expect(members).toHaveLength(231);
+    expect(new Set(members.map((m) => m.user_id)).size).toBe(231);
+  });
+
   it("1 000 pages are read; a 1 001st fails the job and keeps nothing of it", { timeout: 300_000 }, async () => {
     const thousand = await course({ generate: { pages: 1000, per_page: 1 } });
     const read = await sync(thousand.launchId, 240_000);
