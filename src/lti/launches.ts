@@ -68,6 +68,7 @@ function serializeLaunch(row: LaunchRow) {
     resource_link: row.resourceLink,
     quiz_id: row.quizId,
     ags: row.agsScopes === null ? null : { lineitem: row.lineitem, scopes: row.agsScopes },
+    nrps: row.membershipsUrl === null ? null : { context_memberships_url: row.membershipsUrl },
     created_at: row.createdAt,
   };
 }
@@ -88,6 +89,7 @@ export async function recordLaunch(db: Database, wakeUps: WakeUps, launch: Verif
     resourceLink: launch.resourceLink,
     lineitem: claims.ags?.lineitem ?? null,
     agsScopes: claims.ags?.scopes ?? null,
+    membershipsUrl: claims.membershipsUrl,
     createdAt: isoNow(),
   };
   await db.insert(ltiLaunches).values(row);
