@@ -22,7 +22,7 @@ import { quizGradesRouter, userGradesRouter } from "./routes/grades";
 import { IMPORT_UPLOAD, importsRouter } from "./routes/imports";
 import { jobsRouter } from "./routes/jobs";
 import { jwksRouter, ltiRouter, quizLtiRouter } from "./routes/lti";
-import { ltiToolRouter } from "./routes/lti-tool";
+import { framableByPlatforms, ltiToolRouter } from "./routes/lti-tool";
 import { oauthRouter } from "./routes/oauth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
 import { problemsRouter } from "./routes/problems";
@@ -179,6 +179,10 @@ app.get("/docs", docsAssets());
 app.get("/docs/*", docsAssets());
 // The report a teacher looks at (public/reports/), under a policy as strict as the docs'; the
 // pattern also matches /reports, which the assets redirect to /reports/.
+// An LTI launch lands on the player or the report inside the LMS's frame: both may be framed by
+// the registered platforms' frame_origins (docs/lti.md).
+app.use("/reports/*", framableByPlatforms());
+app.use("/play/*", framableByPlatforms());
 app.get("/reports/*", reportsAssets());
 // The LTI tool's pages (login, launch, deep linking: HTML, outside /v1) and their two files.
 app.get("/lti/auto-submit.js", ltiToolAssets());

@@ -9,6 +9,9 @@ import { type Landing, land } from "../../lti/tool/landing";
 import { acceptToolLaunch, continueToolLaunch, type ToolLaunch } from "../../lti/tool/launch";
 import { beginLogin, type LoginParams } from "../../lti/tool/login";
 import { ToolRefusal } from "../../lti/tool/refusal";
+
+export { framableByPlatforms } from "./framing";
+
 import { answerPage, continuePage, interimPage, notLinkedPage, pickerPage, refusalPage } from "./pages";
 
 /**
