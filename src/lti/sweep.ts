@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { statement } from "../db/statements";
 import type { Database } from "../env";
 import { isoNow } from "../lib/time";
 import { wakePassbacks } from "./wake-passbacks";
@@ -21,11 +22,13 @@ export async function sweepLti(env: Env, db: Database, nowMs = Date.now()): Prom
     sql`DELETE FROM lti_nonces WHERE rowid IN (SELECT rowid FROM lti_nonces WHERE expires_at < ${now} LIMIT ${DELETE_BATCH})`,
   );
   // Logins and tickets past their time can never be used (every read checks expires_at): dropped.
-  await db.batch([
-    db.run(
+  await db.$client.batch([
+    statement(
+      db,
       sql`DELETE FROM lti_login_states WHERE rowid IN (SELECT rowid FROM lti_login_states WHERE expires_at < ${now} LIMIT ${DELETE_BATCH})`,
     ),
-    db.run(
+    statement(
+      db,
       sql`DELETE FROM lti_tickets WHERE rowid IN (SELECT rowid FROM lti_tickets WHERE expires_at < ${now} LIMIT ${DELETE_BATCH})`,
     ),
   ]);

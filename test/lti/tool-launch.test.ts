@@ -476,3 +476,26 @@ describe("the pages a launch lands on, in the LMS's frame", () => {
     expect(script.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
   });
 });
+
+describe("the cron", () => {
+  it("drops login states and tickets past their expiry, and keeps the others", async () => {
+    const { sweepLti } = await import("../../src/lti/sweep");
+    const { db } = await import("./learners");
+    await launchForm(new Browser(), platform, { payload: claimsFor() });
+    const framed = await postLaunch(new Browser(), await launchForm(new Browser(), platform, { payload: claimsFor() }), {
+      framed: true,
+    });
+    expect(framed.status).toBe(200);
+    const count = async () => ({
+      states: (await env.DB.prepare("SELECT count(*) AS n FROM lti_login_states").first<{ n: number }>())?.n,
+      tickets: (await env.DB.prepare("SELECT count(*) AS n FROM lti_tickets").first<{ n: number }>())?.n,
+    });
+    const before = await count();
+    expect(before.states).toBeGreaterThan(0);
+    expect(before.tickets).toBeGreaterThan(0);
+    await sweepLti(env, db, Date.now());
+    expect((await count()).states).toBeGreaterThan(0);
+    await sweepLti(env, db, Date.now() + 61 * 60_000);
+    expect(await count()).toEqual({ states: 0, tickets: 0 });
+  });
+});
