@@ -3,6 +3,7 @@ import * as reviews from "../../grading/review";
 import { serializeSubmission } from "../../grading/submission";
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
+import * as saves from "./answer-save.service";
 import * as results from "./results.service";
 import type * as routes from "./submissions.routes";
 import * as service from "./submissions.service";
@@ -32,6 +33,11 @@ export const getSubmission: AppRouteHandler<typeof routes.getSubmission> = async
 
 export const replaceAnswers: AppRouteHandler<typeof routes.replaceAnswers> = async (c) =>
   c.json(await service.replaceAnswers(c.var.db, c.req.valid("param").id, c.req.valid("json").answers), 200);
+
+export const saveAnswer: AppRouteHandler<typeof routes.saveAnswer> = async (c) => {
+  const { id, question_id } = c.req.valid("param");
+  return c.json(await saves.saveAnswer(c.var.db, id, question_id, c.req.valid("json")), 200);
+};
 
 export const gradeSubmission: AppRouteHandler<typeof routes.gradeSubmission> = async (c) =>
   c.json(await grading.gradeExactlyOnce(c.var.db, c.var.wakeUps, c.req.valid("param").id), 200);
