@@ -1,9 +1,9 @@
+import * as saves from "../../grading/answer-save";
 import * as grading from "../../grading/grade";
 import * as reviews from "../../grading/review";
 import { serializeSubmission } from "../../grading/submission";
 import type { AppRouteHandler } from "../../lib/openapi";
 import { toPage } from "../../lib/pagination";
-import * as saves from "./answer-save.service";
 import * as results from "./results.service";
 import type * as routes from "./submissions.routes";
 import * as service from "./submissions.service";

@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { questions, submissions } from "../../db/schema";
-import { statement } from "../../db/statements";
-import { responseProblem, type StoredAnswer } from "../../domain/answers";
-import { gradableQuestion } from "../../domain/questions";
-import type { Database } from "../../env";
-import { ApiError, conflict, notFound, validationFailed } from "../../lib/errors";
-import { isoNow } from "../../lib/time";
+import { questions, submissions } from "../db/schema";
+import { statement } from "../db/statements";
+import { responseProblem, type StoredAnswer } from "../domain/answers";
+import { gradableQuestion } from "../domain/questions";
+import type { Database } from "../env";
+import { ApiError, conflict, notFound, validationFailed } from "../lib/errors";
+import { isoNow } from "../lib/time";
 
 const gradedConflict = () => new ApiError("submission_graded", "The submission is graded; its answers are final.");
 const deadlinePassed = () => conflict("deadline_passed", "The submission's deadline has passed; its answers are final.");
@@ -30,21 +30,24 @@ const storedSeq = (questionId: string) =>
 
 /**
  * Saves one answer, order-safe: the stored answer of a question is the one with the highest seq.
+ * The save is the other half of the grade's claim (grade.ts): what is graded is what was stored.
  *
- * One read (a batch of two selects: the submission's state and whether it presents the question,
- * and the question, whose type checks the response), then one write round trip: a single
- * conditional UPDATE that writes only while the submission is open, before its deadline, and
- * when the seq is higher than the stored one, followed in the same batch by a read of what is
- * stored. The UPDATE also moves the answers revision, so a grade that read the answers before it
- * misses its claim and grades again with this answer; a save after the claim finds the submission
- * closed and is refused (409). So a save answered 200 is graded, and one refused is not.
+ * One read (`checkSave`: a batch of two selects, the submission's state and whether it presents
+ * the question, and the question, whose type checks the response), then one write round trip
+ * (`writeSave`): a single conditional UPDATE that writes only while the submission is open,
+ * before its deadline, and when the seq is higher than the stored one, followed in the same batch
+ * by a read of what is stored. The UPDATE also moves the answers revision, so a grade that read
+ * the answers before it misses its claim and grades again with this answer; a save after the
+ * claim finds the submission closed and is refused (409). So a save answered 200 is graded, and
+ * one refused is not.
  */
-export async function saveAnswer(
-  db: Database,
-  id: string,
-  questionId: string,
-  input: { response: unknown; seq: number },
-): Promise<SavedAnswer> {
+export async function saveAnswer(db: Database, id: string, questionId: string, input: { response: unknown; seq: number }) {
+  await checkSave(db, id, questionId, input);
+  return writeSave(db, id, questionId, input);
+}
+
+/** 404, 409 or 400 for a save that cannot land: the submission, its state and deadline, the question, the response. */
+export async function checkSave(db: Database, id: string, questionId: string, input: { response: unknown }) {
   const [subRows, questionRows] = await db.batch([
     db
       .select({
@@ -68,8 +71,7 @@ export async function saveAnswer(
   const current = subRows[0];
   if (!current) throw notFound("Submission");
   if (current.status !== "open") throw gradedConflict();
-  const now = isoNow();
-  if (current.deadlineAt !== null && now >= current.deadlineAt) throw deadlinePassed();
+  if (current.deadlineAt !== null && isoNow() >= current.deadlineAt) throw deadlinePassed();
   const question = questionRows[0];
   if (!question || current.presents !== 1) throw notPresented();
   if (input.response !== null) {
@@ -77,7 +79,19 @@ export async function saveAnswer(
     const problem = responseProblem(gradable, input.response);
     if (problem) throw validationFailed([{ path: "response", message: `A ${gradable.type} response ${problem}.` }]);
   }
+}
 
+/**
+ * The one conditional write of a checked save, and what is stored after it, in one batch: the
+ * answer lands only while the submission is open, before its deadline and above the stored seq.
+ */
+export async function writeSave(
+  db: Database,
+  id: string,
+  questionId: string,
+  input: { response: unknown; seq: number },
+): Promise<SavedAnswer> {
+  const now = isoNow();
   const entry: StoredAnswer = { question_id: questionId, response: input.response, seq: input.seq, saved_at: now };
   const json = JSON.stringify(entry);
   const index = entryIndex(questionId);
@@ -99,7 +113,8 @@ export async function saveAnswer(
       FROM submissions WHERE id = ${id}`,
     ),
   ]);
-  if (write?.meta.changes === 1) return { ...entry, seq: input.seq, saved_at: now, stale: false };
+  if (write?.meta.changes === 1)
+    return { question_id: questionId, response: input.response, seq: input.seq, saved_at: now, stale: false };
   const stored = after?.results[0];
   if (!stored) throw notFound("Submission");
   if (stored.status !== "open") throw gradedConflict();
