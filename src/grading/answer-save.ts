@@ -92,10 +92,28 @@ export async function writeSave(
   input: { response: unknown; seq: number },
 ): Promise<SavedAnswer> {
   const now = isoNow();
+  const [write, after] = await db.$client.batch<Record<string, unknown>>(saveStatements(db, id, questionId, input, now));
+  if (write?.meta.changes === 1)
+    return { question_id: questionId, response: input.response, seq: input.seq, saved_at: now, stale: false };
+  const stored = after?.results[0];
+  if (!stored) throw notFound("Submission");
+  if (stored.status !== "open") throw gradedConflict();
+  if (typeof stored.deadline_at === "string" && now >= stored.deadline_at) throw deadlinePassed();
+  return { ...storedAnswer(questionId, stored), stale: true };
+}
+
+/** The save's batch: the one conditional UPDATE, then the read of what is stored (the bench runs the UPDATE alone). */
+export function saveStatements(
+  db: Database,
+  id: string,
+  questionId: string,
+  input: { response: unknown; seq: number },
+  now: string,
+): [D1PreparedStatement, D1PreparedStatement] {
   const entry: StoredAnswer = { question_id: questionId, response: input.response, seq: input.seq, saved_at: now };
   const json = JSON.stringify(entry);
   const index = entryIndex(questionId);
-  const [write, after] = await db.$client.batch<Record<string, unknown>>([
+  return [
     statement(
       db,
       sql`UPDATE submissions SET
@@ -112,14 +130,7 @@ export async function writeSave(
         (SELECT value FROM json_each(submissions.answers) WHERE json_extract(value, '$.question_id') = ${questionId} LIMIT 1) AS answer
       FROM submissions WHERE id = ${id}`,
     ),
-  ]);
-  if (write?.meta.changes === 1)
-    return { question_id: questionId, response: input.response, seq: input.seq, saved_at: now, stale: false };
-  const stored = after?.results[0];
-  if (!stored) throw notFound("Submission");
-  if (stored.status !== "open") throw gradedConflict();
-  if (typeof stored.deadline_at === "string" && now >= stored.deadline_at) throw deadlinePassed();
-  return { ...storedAnswer(questionId, stored), stale: true };
+  ];
 }
 
 /** The stored answer read back: the question's entry, else (never answered, or reset by a whole write) none at the base seq. */
