@@ -440,6 +440,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/submissions/{id}/answers/{question_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save one answer, order-safe, while the submission is open
+         * @description Stores the response when seq is higher than the question's stored seq (raise it with every edit; a millisecond clock serves). A save whose seq is not higher changes nothing and answers 200 with the stored answer and stale: true, so saves may arrive out of order, twice or concurrently. response null clears the answer. A question the submission does not present → 400; a submission no longer open (grading started) → 409 submission_graded; from deadline_at on → 409 deadline_passed. What is graded is the highest-seq answer stored before grading started.
+         */
+        put: operations["saveAnswer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/submissions/{id}/grade": {
         parameters: {
             query?: never;
@@ -2923,11 +2943,15 @@ export interface components {
          *       "answers": [
          *         {
          *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
-         *           "response": "a"
+         *           "response": "a",
+         *           "seq": 1795335120417,
+         *           "saved_at": "2026-11-22T08:12:00.000Z"
          *         },
          *         {
          *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
-         *           "response": false
+         *           "response": false,
+         *           "seq": 1795334400000,
+         *           "saved_at": "2026-11-22T08:00:00.000Z"
          *         }
          *       ],
          *       "score": 50,
@@ -2965,13 +2989,24 @@ export interface components {
             attempt: number;
             /** @enum {string} */
             status: "open" | "needs_review" | "graded";
+            /** @description The stored answer of each question answered, with its seq. */
             answers: {
                 question_id: string;
                 /**
-                 * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids; fill_in_blanks: an object of blank ids to strings of at most 1 000 characters.
+                 * @description null: cleared by a one-answer save (unanswered, earns 0).
                  * @example a
                  */
                 response: unknown;
+                /**
+                 * Format: int64
+                 * @description The seq of the write that stored it: a one-answer save's own, or the time in milliseconds of the whole-answers write (0 for answers stored before seqs existed).
+                 */
+                seq: number;
+                /**
+                 * Format: date-time
+                 * @description When it was written.
+                 */
+                saved_at: string;
             }[];
             /** @description Percentage 0–100 once graded, else null. */
             score: number | null;
@@ -3572,6 +3607,55 @@ export interface components {
         AnswersPut: {
             /** @description At most one answer per question; questions left out are unanswered and earn 0. */
             answers: components["schemas"]["AnswerInput"][];
+        };
+        /**
+         * @example {
+         *       "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "response": "b",
+         *       "seq": 1795335120417,
+         *       "saved_at": "2026-11-22T08:12:00.000Z",
+         *       "stale": false
+         *     }
+         */
+        SavedAnswer: {
+            /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
+            question_id: string;
+            /**
+             * @description The stored response; null: unanswered (cleared).
+             * @example a
+             */
+            response: unknown;
+            /**
+             * Format: int64
+             * @description The stored answer's seq.
+             */
+            seq: number;
+            /**
+             * Format: date-time
+             * @description When the stored answer was written.
+             */
+            saved_at: string;
+            /** @description true: the save's seq was not higher than the stored one, so it changed nothing and this is the answer stored before it. */
+            stale: boolean;
+        };
+        /**
+         * @example {
+         *       "response": "b",
+         *       "seq": 1795335120417
+         *     }
+         */
+        AnswerSave: {
+            /**
+             * @description As in the whole-answers PUT for the question's type; null clears the answer (its seq is kept).
+             * @example a
+             */
+            response: unknown;
+            /**
+             * Format: int64
+             * @description Raised by the client with every edit of the question (a millisecond clock serves): the stored answer is the one with the highest seq. 1 to 2^53 − 1.
+             * @example 1795335120417
+             */
+            seq: number;
         };
         /**
          * @example {
@@ -7813,7 +7897,9 @@ export interface operations {
                      *       "answers": [
                      *         {
                      *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
-                     *           "response": "a"
+                     *           "response": "a",
+                     *           "seq": 1795334400000,
+                     *           "saved_at": "2026-11-22T08:00:00.000Z"
                      *         }
                      *       ],
                      *       "score": null,
@@ -11181,7 +11267,9 @@ export interface operations {
                      *       "answers": [
                      *         {
                      *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
-                     *           "response": "b"
+                     *           "response": "b",
+                     *           "seq": 1795334700000,
+                     *           "saved_at": "2026-11-22T08:05:00.000Z"
                      *         }
                      *       ],
                      *       "score": null,
@@ -11206,6 +11294,253 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Submission"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/submission_graded",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The submission is graded; its answers are final.",
+                     *       "code": "submission_graded",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    saveAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The submission's id; one of the wrong prefix or shape → 404. */
+                id: string;
+                /** @description A question the submission presents; one of the wrong prefix or shape → 404. */
+                question_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerSave"];
+            };
+        };
+        responses: {
+            /** @description The question's stored answer: this save's, or (stale) the one that stays. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedAnswer"];
                 };
             };
             /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */

@@ -229,6 +229,13 @@ const ROUTES: Record<string, RouteCase> = {
       body: { answers: [{ question_id: f.quiz.questionId, response: true }] },
     }),
   },
+  "PUT /v1/submissions/:id/answers/:question_id": {
+    scope: "submissions:write",
+    build: async () => ({
+      path: `/v1/submissions/${f.open}/answers/${f.quiz.questionId}`,
+      body: { response: true, seq: Date.now() },
+    }),
+  },
   "POST /v1/submissions/:id/grade": {
     scope: "submissions:write",
     build: async () => ({ path: `/v1/submissions/${await newSubmission(f.quiz.id, f.user)}/grade` }),
