@@ -1,0 +1,38 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { questions } from "./schema";
+
+// Questions' images (docs/assets.md). Timestamps as in schema.ts.
+
+/**
+ * An uploaded image: its bytes are in R2 (ASSETS_BUCKET) under `assets/<sha256>`, one object per
+ * distinct content; the same bytes uploaded again are the same asset (the unique sha256).
+ */
+export const assets = sqliteTable("assets", {
+  /** `ast_` + 32 Crockford base32 characters of 160 random bits (src/domain/asset-url.ts), not a ULID. */
+  id: text("id").primaryKey(),
+  /** Lower-case hex SHA-256 of the bytes: the R2 key and the ETag. */
+  sha256: text("sha256").notNull().unique(),
+  mediaType: text("media_type", { enum: ["image/png", "image/jpeg", "image/gif", "image/webp"] }).notNull(),
+  bytes: integer("bytes").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/**
+ * Which question's text names which asset (`/v1/assets/ast_…`), rewritten in the batch that
+ * writes the question; a deleted question (or quiz) takes its rows with it. An asset is kept while
+ * a row names it.
+ */
+export const assetReferences = sqliteTable(
+  "asset_references",
+  {
+    assetId: text("asset_id")
+      .notNull()
+      .references(() => assets.id),
+    questionId: text("question_id")
+      .notNull()
+      .references(() => questions.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.assetId, t.questionId] }), index("asset_references_question_idx").on(t.questionId)],
+);
