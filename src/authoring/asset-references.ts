@@ -12,7 +12,7 @@ import type { QuestionRow } from "./question-rows";
  */
 
 /** Every text of a question that may name an asset: its prompt, explanation, title, feedback and every text of its definition. */
-export const questionTexts = (row: Pick<QuestionRow, "prompt" | "explanation" | "title" | "feedback" | "definition">) => [
+const questionTexts = (row: Pick<QuestionRow, "prompt" | "explanation" | "title" | "feedback" | "definition">) => [
   row.prompt,
   row.explanation ?? "",
   row.title ?? "",
