@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { assetReferences, assets } from "../../db/assets-schema";
 import { questions, quizzes } from "../../db/schema";
 import { assetPath, generateAssetId } from "../../domain/asset-url";
@@ -69,9 +70,15 @@ export async function storeAsset(env: Env, db: Database, bytes: Uint8Array, clai
   return { row: found, created: inserted.length === 1 };
 }
 
-/** The asset and its bytes, or null when either is missing (an unknown id). */
+const assetRow = async (db: Database, id: string) => (await db.select().from(assets).where(eq(assets.id, id)))[0];
+
+/**
+ * The asset and its bytes, or null when either is missing (an unknown id). The request's session
+ * may read a replica that has not yet seen an upload of a moment ago (a browser sends no
+ * bookmark): an id it does not find is looked for again on the primary before the 404.
+ */
 export async function readAsset(env: Env, db: Database, id: string) {
-  const [row] = await db.select().from(assets).where(eq(assets.id, id));
+  const row = (await assetRow(db, id)) ?? (await assetRow(drizzle(env.DB) as Database, id));
   if (!row) return null;
   const object = await env.ASSETS_BUCKET.get(objectKey(row.sha256));
   return object ? { row, body: object.body } : null;
