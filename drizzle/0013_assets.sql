@@ -14,7 +14,9 @@ CREATE TABLE `assets` (
 	`bytes` integer NOT NULL,
 	`width` integer NOT NULL,
 	`height` integer NOT NULL,
-	`created_at` text NOT NULL
+	`created_at` text NOT NULL,
+	`touched_at` text NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `assets_sha256_unique` ON `assets` (`sha256`);
+CREATE UNIQUE INDEX `assets_sha256_unique` ON `assets` (`sha256`);--> statement-breakpoint
+CREATE INDEX `assets_touched_idx` ON `assets` (`touched_at`);
