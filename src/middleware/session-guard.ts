@@ -6,11 +6,13 @@ import { REALM } from "../lib/scopes";
 import { judgeOperation, LEARNER_OPERATIONS, REPORT_OPERATIONS, type SubmissionOwner } from "../sessions/allowed-operations";
 import { echoLearnerOrigin } from "./security-headers";
 
-/** The route a request reached, as the app names it (`GET /v1/quizzes/:id`): the last matched handler's. */
+/**
+ * The route a request reached, as the app names it (`GET /v1/quizzes/:id`): the first matched
+ * route of a method (middleware mounted with `use` is ALL). Routes are matched in the order they
+ * were added, so `/current` wins over `/:id` as it does when the request is dispatched.
+ */
 function operationOf(c: Context<AppEnv>) {
-  const route = matchedRoutes(c)
-    .filter((r) => r.method !== "ALL")
-    .at(-1);
+  const route = matchedRoutes(c).find((r) => r.method !== "ALL");
   return route && { method: route.method, pattern: route.path, path: c.req.path };
 }
 
