@@ -3061,6 +3061,7 @@ export interface components {
                 position: number;
                 /** @description The order this submission presents the question's options (choice questions, when the quiz shuffles options), items (ordering, always) or choices (matching, always) in: drawn uniformly at random at creation, so it tells nothing of the key. */
                 option_order?: string[];
+                question?: components["schemas"]["PresentedQuestion"];
             }[] | null;
             /** @description Once graded, else null. */
             points_earned: number | null;
@@ -3074,6 +3075,39 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             graded_at: string | null;
+        };
+        /** @description GET /v1/submissions/{id} only: the question as this credential sees it (type, prompt, points and its options, items, prompts, choices or text), its list in the order above; the key only to quizzes:write (as in GET /v1/quizzes/{id}/questions), so a player needs no other read. */
+        PresentedQuestion: {
+            /** @enum {string} */
+            type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
+            prompt: string;
+            points: number;
+            options?: components["schemas"]["ChoiceOption"][];
+            correct_option_id?: string;
+            correct_option_ids?: string[];
+            /** @enum {string} */
+            scoring?: "all_or_nothing" | "partial";
+            correct?: boolean;
+            accepted_answers?: string[];
+            case_sensitive?: boolean;
+            correct_value?: number;
+            tolerance?: number;
+            items?: components["schemas"]["Option"][];
+            correct_order?: string[];
+            prompts?: components["schemas"]["Option"][];
+            choices?: components["schemas"]["Option"][];
+            correct_matches?: {
+                [key: string]: string;
+            };
+            text?: string;
+            blanks?: {
+                id: string;
+                accepted_answers: string[];
+                case_sensitive: boolean;
+            }[];
+            rubric?: string | null;
+            /** Format: int64 */
+            max_words?: number | null;
         };
         /**
          * @example {

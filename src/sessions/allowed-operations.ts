@@ -56,7 +56,7 @@ export const REPORT_OPERATIONS: Readonly<Record<string, Check<ReportGrant>>> = {
 };
 
 /** The parameters of `path` under the route pattern `pattern` (`/v1/quizzes/:id`): segment by segment. */
-export function paramsOf(pattern: string, path: string): Params {
+function paramsOf(pattern: string, path: string): Params {
   const names = pattern.split("/");
   const values = path.split("/");
   const params: Params = {};

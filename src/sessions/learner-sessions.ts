@@ -28,7 +28,7 @@ export interface LearnerSessionRow {
 }
 
 /** A learner session as the API shows it: never its token. */
-export function learnerSessionView(row: LearnerSessionRow) {
+function learnerSessionView(row: LearnerSessionRow) {
   return {
     id: row.id,
     user_id: row.user_id,

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 
 /** A session's lifetime bounds (§17): at least a minute, at most a working day; two hours unless asked. */
-export const MIN_SESSION_SECONDS = 60;
-export const MAX_SESSION_SECONDS = 8 * 60 * 60;
-export const DEFAULT_SESSION_SECONDS = 2 * 60 * 60;
+const MIN_SESSION_SECONDS = 60;
+const MAX_SESSION_SECONDS = 8 * 60 * 60;
+const DEFAULT_SESSION_SECONDS = 2 * 60 * 60;
 
 export const expiresInSchema = z
   .number()

@@ -22,7 +22,7 @@ interface ReportSessionRow {
   revoked_at: string | null;
 }
 
-export function reportSessionView(row: ReportSessionRow) {
+function reportSessionView(row: ReportSessionRow) {
   return {
     id: row.id,
     quiz_ids: JSON.parse(row.quiz_ids) as string[],
