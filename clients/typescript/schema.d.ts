@@ -21241,6 +21241,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The learner session's id; one of the wrong prefix or shape → 404. */
                 id: string;
             };
             cookie?: never;
@@ -21406,6 +21407,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The learner session's id; one of the wrong prefix or shape → 404. */
                 id: string;
             };
             cookie?: never;
@@ -21837,6 +21839,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The report session's id; one of the wrong prefix or shape → 404. */
                 id: string;
             };
             cookie?: never;
@@ -22002,6 +22005,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The report session's id; one of the wrong prefix or shape → 404. */
                 id: string;
             };
             cookie?: never;
