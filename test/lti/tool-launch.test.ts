@@ -24,14 +24,19 @@ beforeAll(async () => {
 const claimsFor = (overrides: Record<string, unknown> = {}) =>
   platform.claims({ [CLAIM.custom]: { quiz_id: quizId }, ...overrides });
 
-/** Where an accepted launch landed: the player for a learner, the report for an instructor (or the interim page). */
+/** Where an accepted launch landed: the player for a learner, the report for an instructor, or the not-linked page. */
 async function landing(res: Response): Promise<"learner" | "instructor" | "not_linked"> {
   const text = await res.clone().text();
   if (res.status === 200 && text.includes("not linked to a quiz yet")) return "not_linked";
-  expect(res.status, text).toBe(200);
-  expect(text).toContain("Launch accepted");
-  return text.includes("quiz's report") ? "instructor" : "learner";
+  expect(res.status, text).toBe(303);
+  const location = res.headers.get("location") ?? "";
+  if (/^http:\/\/quiz\.test\/play\/#session=qz_lt_\w+$/.test(location)) return "learner";
+  if (/^http:\/\/quiz\.test\/reports\/#session=qz_vt_\w+$/.test(location)) return "instructor";
+  throw new Error(`landed at ${location}`);
 }
+
+/** The session token of a landing's Location (its fragment). */
+const tokenOf = (res: Response) => new URL(res.headers.get("location") ?? "").hash.replace("#session=", "");
 
 describe("GET|POST /lti/login", () => {
   it("→ 302 to the platform's auth_login_url with every parameter, a fresh state and nonce, and the state's cookie", async () => {
@@ -208,14 +213,68 @@ describe("POST /lti/launch: accepted", () => {
     for (const { claims, name, email } of cases) {
       const res = await toolLaunch(platform, { payload: claims });
       expect(await landing(res)).toBe("learner");
-      const launchId = /launch <code>(ltl_[0-9a-z]+)<\/code>/.exec(await res.text())?.[1];
-      const row = await env.DB.prepare("SELECT user_id FROM lti_launches WHERE id = ?")
-        .bind(launchId ?? "")
-        .first<{ user_id: string }>();
-      const user = await call(`/v1/users/${row?.user_id}`);
+      const current = await call("/v1/learner-sessions/current", { auth: tokenOf(res) });
+      expect(current.status, current.text).toBe(200);
+      const user = await call(`/v1/users/${current.json.user.id}`);
       expect(user.json.name).toBe(name);
       expect(user.json.email === null).toBe(!email);
     }
+  });
+});
+
+describe("POST /lti/launch: where accepted launches land", () => {
+  it("a learner → 303 to the player with a learner session for (user, quiz), tied to the launch, return_url from launch_presentation; its submission's grade goes back", async () => {
+    const returnUrl = `${platform.issuer}/course/return`;
+    const res = await toolLaunch(platform, {
+      payload: claimsFor({ [`https://purl.imsglobal.org/spec/lti/claim/launch_presentation`]: { return_url: returnUrl } }),
+    });
+    expect(await landing(res)).toBe("learner");
+    const token = tokenOf(res);
+    const current = await call("/v1/learner-sessions/current", { auth: token });
+    expect(current.status, current.text).toBe(200);
+    expect(current.json.quiz.id).toBe(quizId);
+    expect(current.json.session.return_url).toBe(returnUrl);
+    const session = await call(`/v1/learner-sessions/${current.json.session.id}`);
+    const launch = await env.DB.prepare("SELECT * FROM lti_launches WHERE id = ?")
+      .bind(session.json.lti_launch_id)
+      .first<{ user_id: string; quiz_id: string }>();
+    expect(launch).toMatchObject({ user_id: current.json.user.id, quiz_id: quizId });
+    const expiresIn = Date.parse(session.json.expires_at) - Date.now();
+    expect(expiresIn).toBeGreaterThan(7_000_000);
+    expect(expiresIn).toBeLessThanOrEqual(7_200_000);
+    // A submission the player makes with the token is tied to the launch's line item.
+    const submission = await call(`/v1/quizzes/${quizId}/submissions`, { body: {}, auth: token });
+    expect(submission.status, submission.text).toBe(201);
+    const tie = await env.DB.prepare("SELECT launch_id FROM lti_submissions WHERE submission_id = ?")
+      .bind(submission.json.id)
+      .first();
+    expect(tie).toEqual({ launch_id: session.json.lti_launch_id });
+  });
+
+  it("a return_url the safe-target rules refuse is left out", async () => {
+    const res = await toolLaunch(platform, {
+      payload: claimsFor({
+        [`https://purl.imsglobal.org/spec/lti/claim/launch_presentation`]: { return_url: "javascript:alert(1)" },
+      }),
+    });
+    const current = await call("/v1/learner-sessions/current", { auth: tokenOf(res) });
+    expect(current.json.session.return_url).toBeNull();
+  });
+
+  it("an instructor → 303 to the report with a report session for that quiz alone, for at most 8 hours", async () => {
+    const res = await toolLaunch(platform, { payload: claimsFor({ [CLAIM.roles]: [`${LIS}Instructor`] }) });
+    expect(await landing(res)).toBe("instructor");
+    const token = tokenOf(res);
+    const quiz = await call(`/v1/quizzes/${quizId}`, { auth: token });
+    expect(quiz.status, quiz.text).toBe(200);
+    const other = await newQuiz();
+    expect((await call(`/v1/quizzes/${other}`, { auth: token })).status).toBe(404);
+    const row = await env.DB.prepare("SELECT quiz_ids, expires_at FROM report_sessions ORDER BY created_at DESC LIMIT 1").first<{
+      quiz_ids: string;
+      expires_at: string;
+    }>();
+    expect(JSON.parse(row?.quiz_ids ?? "[]")).toEqual([quizId]);
+    expect(Date.parse(row?.expires_at ?? "") - Date.now()).toBeLessThanOrEqual(8 * 3600_000);
   });
 });
 
@@ -382,7 +441,7 @@ describe("POST /lti/launch: single use under a race", () => {
       const form = await launchForm(browser, platform, { payload: claimsFor() });
       const before = await launchRows();
       const answers = await Promise.all([1, 2, 3, 4].map(() => postLaunch(browser, form)));
-      expect(answers.map((a) => a.status).sort(), `trial ${trial}`).toEqual([200, 401, 401, 401]);
+      expect(answers.map((a) => a.status).sort(), `trial ${trial}`).toEqual([303, 401, 401, 401]);
       const checks = await Promise.all(answers.filter((a) => a.status === 401).map(checkOf));
       for (const check of checks) expect(["used_state", "replayed_nonce"]).toContain(check);
       expect((await launchRows()).launches - before.launches).toBe(1);
@@ -441,7 +500,7 @@ describe("POST /lti/launch without the state's cookie, in a frame: completed in 
           }),
         ),
       );
-      expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401]);
+      expect(answers.map((a) => a.status).sort()).toEqual([303, 401, 401]);
     }
   });
 

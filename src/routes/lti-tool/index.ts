@@ -12,7 +12,7 @@ import { ToolRefusal } from "../../lti/tool/refusal";
 
 export { framableByPlatforms } from "./framing";
 
-import { answerPage, continuePage, interimPage, notLinkedPage, pickerPage, refusalPage } from "./pages";
+import { answerPage, continuePage, notLinkedPage, pickerPage, refusalPage } from "./pages";
 
 /**
  * The LTI tool's browser endpoints, outside /v1 (docs/lti.md): the OIDC login, the launch and its
@@ -89,8 +89,7 @@ function toolPage(handler: (c: ToolContext) => Promise<Response>) {
 
 async function landed(c: ToolContext, landing: Landing) {
   if (landing.kind === "redirect") return c.redirect(landing.location, 303);
-  if (landing.kind === "not_linked") return html(c, 200, notLinkedPage(landing.instructor), landing.platformId);
-  return html(c, 200, interimPage(landing.instructor, landing.quizId, landing.launchId), landing.platformId);
+  return html(c, 200, notLinkedPage(landing.instructor), landing.platformId);
 }
 
 const landLaunch = (c: ToolContext, toolLaunch: ToolLaunch) => land(c.env, c.var.db, c.var.wakeUps, toolLaunch, toolOrigin(c));

@@ -60,16 +60,6 @@ export function notLinkedPage(instructor: boolean): string {
   });
 }
 
-/** The landing while learner and report sessions are not available: the launch is accepted and recorded. */
-export function interimPage(instructor: boolean, quizId: string, launchId: string): string {
-  return page({
-    title: "Launch accepted",
-    body: `      <h1>Launch accepted</h1>
-      <p>${instructor ? "The quiz's report" : "The quiz"} opens here once this service has sessions for the player and the report.</p>
-      <p class="muted">Quiz <code>${escapeHtml(quizId)}</code> · launch <code>${escapeHtml(launchId)}</code></p>`,
-  });
-}
-
 /**
  * Shown in the LMS's frame when the browser sent no state cookie (third-party cookies blocked):
  * the launch goes on in a new window, by a form that posts the single-use ticket (never in a URL).
