@@ -17,9 +17,8 @@ export interface LocalLms {
   learnerUrl: string;
   /** A course page framing the tool: an instructor's deep-linking request. */
   instructorUrl: string;
-  /** The tool's login initiation for the learner's launch, to open at the top level. */
-  learnerLoginUrl: string;
-  instructorLoginUrl: string;
+  /** A course page framing the tool: an instructor opening the quiz (its report). */
+  instructorReportUrl: string;
 }
 
 interface Options {
@@ -129,6 +128,12 @@ export async function prepareLocalLms(options: Options): Promise<LocalLms> {
       lineitem: `${urls.issuer}/lineitems/dev-lms-item`,
     },
   });
+  const reportHint = await stage({
+    ...person("Instructor", "instructor"),
+    [`${LTI}/message_type`]: "LtiResourceLinkRequest",
+    [`${LTI}/resource_link`]: { id: "dev-lms-link", title: "Sample quiz" },
+    [`${LTI}/custom`]: { quiz_id: quizId },
+  });
   const instructorHint = await stage({
     ...person("Instructor", "instructor"),
     [`${LTI}/message_type`]: "LtiDeepLinkingRequest",
@@ -157,7 +162,6 @@ export async function prepareLocalLms(options: Options): Promise<LocalLms> {
     issuer: urls.issuer,
     learnerUrl: course(loginUrl(learnerHint)),
     instructorUrl: course(loginUrl(instructorHint)),
-    learnerLoginUrl: loginUrl(learnerHint),
-    instructorLoginUrl: loginUrl(instructorHint),
+    instructorReportUrl: course(loginUrl(reportHint)),
   };
 }

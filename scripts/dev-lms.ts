@@ -66,5 +66,7 @@ process.stdout.write(`
     ${lms.learnerUrl}
   Instructor deep linking (the quiz picker; the LMS shows what it received)
     ${lms.instructorUrl}
+  Instructor opening the quiz (its report)
+    ${lms.instructorReportUrl}
 
 `);
