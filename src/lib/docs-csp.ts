@@ -36,3 +36,11 @@ export const REPORTS_CONTENT_SECURITY_POLICY = [
   "require-trusted-types-for 'script'",
   "trusted-types 'none'",
 ].join("; ");
+
+/**
+ * The policy of the player (/play/): the report's. The page talks to this origin's API only
+ * (connect-src 'self'), writes every text from the API as a text node (Trusted Types with no
+ * policy), and is never framed (frame-ancestors 'none'): a page that takes answers must not sit
+ * under another site's clicks. Its token arrives in the URL's fragment, which no request carries.
+ */
+export const PLAYER_CONTENT_SECURITY_POLICY = REPORTS_CONTENT_SECURITY_POLICY;
