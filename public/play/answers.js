@@ -72,7 +72,7 @@ export class AnswerBook {
     this.mergeDevice(readDevice(this.submissionId));
     this.persist();
     window.addEventListener("storage", (event) => {
-      if (event.key !== deviceKey(this.submissionId) || event.newValue === null) return;
+      if (this.closed || event.key !== deviceKey(this.submissionId) || event.newValue === null) return;
       const changed = this.mergeDevice(readDevice(this.submissionId));
       for (const questionId of changed) this.hooks.onAdopted(questionId);
       this.hooks.onStatus();

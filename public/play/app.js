@@ -196,14 +196,17 @@ async function openAttempt(submissionId) {
   if (submission.status !== "open") return showResult(submission);
   const questions = [...(submission.questions ?? [])].sort((a, b) => a.position - b.position);
   const book = new AnswerBook(submissionId, {
-    onStatus: renderStatus,
+    // A book outlives its attempt (its listeners stay): only the attempt on screen hears it.
+    onStatus: () => attempt?.book === book && renderStatus(),
     onAdopted: (questionId) => {
+      if (attempt?.book !== book) return;
       renderNav();
       if (attempt && questions[attempt.index]?.question_id === questionId) renderQuestion({ keepFocus: true });
     },
-    onClosed: (error) => endInput(error.code === "deadline_passed" ? TEXT.timeUp : TEXT.closedAttempt),
+    onClosed: (error) => attempt?.book === book && endInput(error.code === "deadline_passed" ? TEXT.timeUp : TEXT.closedAttempt),
     onSessionEnded: () => problem(TEXT.sessionRefused, TEXT.sessionRefusedText),
     onRejected: (questionId, message) => {
+      if (attempt?.book !== book) return;
       attempt.errors.set(questionId, `${TEXT.notSaved} ${message}`);
       if (questions[attempt.index]?.question_id === questionId)
         byId("question-error").textContent = attempt.errors.get(questionId);
@@ -458,6 +461,7 @@ function endInput(heading = TEXT.timeUp) {
   attempt.ended = true;
   attempt.book.closed = true;
   stopTimer();
+  for (const control of byId("attempt").querySelectorAll("input, select, textarea, button")) control.disabled = true;
   byId("grading-heading").textContent = heading;
   byId("grading-text").textContent = `${TEXT.beingGraded}. ${TEXT.beingGradedText}`;
   show("grading");
