@@ -80,6 +80,7 @@ async function boot() {
   }
   document.title = `${current.quiz.title} — Quiz`;
   byId("bar-title").textContent = current.quiz.title;
+  byId("attempt-title").textContent = current.quiz.title;
   const remembered = sessionStorage.getItem(ATTEMPT_KEY);
   const mine = current.submissions.find((s) => s.id === remembered);
   if (mine) return openAttempt(mine.id);
@@ -140,24 +141,31 @@ function showStart() {
   byId("start-note").textContent = note;
   byId("start-error").textContent = "";
 
-  const past = current.submissions.filter((s) => s.status !== "open");
+  // Attempts numbered in the order they were made; the closed ones listed with their results.
+  const attemptsInOrder = [...current.submissions].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  const past = attemptsInOrder.filter((s) => s.status !== "open");
   byId("past").hidden = past.length === 0;
   fill(
     byId("past-list"),
-    [...past]
-      .sort((a, b) => a.created_at.localeCompare(b.created_at))
-      .map((s) =>
+    past.map((s) => {
+      const line = h("span", { id: `attempt-${s.id}` }, attemptLine(attemptsInOrder.indexOf(s) + 1, s.status, s.score));
+      return h(
+        "li",
+        {},
+        line,
         h(
-          "li",
-          {},
-          h("span", {}, attemptLine(current.submissions.indexOf(s) + 1, s.status, s.score)),
-          h(
-            "button",
-            { type: "button", class: "secondary", "data-submission-id": s.id, onclick: () => openAttempt(s.id) },
-            TEXT.viewResult,
-          ),
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            "aria-describedby": line.id,
+            "data-submission-id": s.id,
+            onclick: () => openAttempt(s.id),
+          },
+          TEXT.viewResult,
         ),
-      ),
+      );
+    }),
   );
   const back = byId("start-return");
   fill(back);
