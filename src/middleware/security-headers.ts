@@ -30,7 +30,7 @@ const SECURITY_HEADERS: readonly (readonly [name: string, value: string])[] = Ob
 
 /**
  * The headers every answer carries, set on the final answer in one pass: the security headers
- * above, and `Cache-Control: no-store` unless the answer set its own or is a public document
+ * above, `Date`, and `Cache-Control: no-store` unless the answer set its own or is a public document
  * that may be cached. Answers carry personal data or credentials, and no cache on the way may
  * keep them. A document that names the request's own origin (ISSUER empty) is no-store too: a
  * shared cache would otherwise serve the origin one request's Host header claimed to every
@@ -46,6 +46,9 @@ export function setAnswerHeaders(c: Context<AppEnv>): void {
     headers.set("Cache-Control", cacheable ? "public, max-age=300" : "no-store");
   }
   for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
+  // RFC 9110 §6.6.1: an origin server with a clock sends Date. Cloudflare's edge adds one, workerd
+  // (wrangler dev, Miniflare) does not; the player counts its timer by it (docs/player.md).
+  if (!headers.has("date")) headers.set("Date", new Date().toUTCString());
 }
 
 /**

@@ -45,6 +45,19 @@ describe("GET /play/", () => {
     expect(html).not.toMatch(/<style\b|\sstyle\s*=|\son[a-z]+\s*=|javascript:/i);
   });
 
+  it("every answer carries Date, the server's clock the player's timer goes by: the page, the API's answers and its errors", async () => {
+    for (const [path, status] of [
+      ["/play/", 200],
+      ["/health", 200],
+      ["/v1/quizzes", 401],
+    ] as const) {
+      const res = await get(path);
+      expect(res.status, path).toBe(status);
+      const date = Date.parse(res.headers.get("date") ?? "");
+      expect(Math.abs(date - Date.now()), `${path}: Date ${res.headers.get("date")}`).toBeLessThan(5_000);
+    }
+  });
+
   it("/play leads to /play/; a missing file is the API's 404", async () => {
     const bare = await get("/play", { redirect: "manual" });
     expect(bare.status).toBeGreaterThanOrEqual(300);
