@@ -138,7 +138,7 @@ export async function createLearnerSession(
 }
 
 /** The demo: the quiz, a learner and a session with a return_url. */
-export async function seedPlayerDemo(call: Call, returnUrl = "https://lms.school.example/course/7") {
+export async function seedPlayerDemo(call: Call, returnUrl = "https://lms.example.org/course/7") {
   const { quizId, questionIds } = await createPlayerQuiz(call, { time_limit_seconds: 1800 });
   const userId = await createLearner(call);
   const session = await createLearnerSession(call, { user_id: userId, quiz_id: quizId, return_url: returnUrl });

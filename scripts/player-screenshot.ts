@@ -111,7 +111,7 @@ export async function screenshotPlayer(options: { outDir?: string; chromium?: st
           : await createLearnerSession(admin, {
               user_id: (await admin("/v1/users", { body: { name: "Sam Rivera" } })).json.id,
               quiz_id: demo.quizId,
-              return_url: "https://lms.school.example/course/7",
+              return_url: "https://lms.example.org/course/7",
             });
       const context = await browser.newContext({ viewport: shot.viewport, deviceScaleFactor: 1, serviceWorkers: "block" });
       await context.route("**/*", (route) => {
