@@ -203,6 +203,8 @@ async function openAttempt(submissionId) {
   sessionStorage.setItem(ATTEMPT_KEY, submissionId);
   if (submission.status !== "open") return showResult(submission);
   const questions = [...(submission.questions ?? [])].sort((a, b) => a.position - b.position);
+  // Each presented question comes with the submission (questions[].question); without them there is nothing to show.
+  if (questions.length === 0 || questions.some((q) => !q.question)) return problem(TEXT.loadFailed, TEXT.noQuestions);
   const book = new AnswerBook(submissionId, {
     // A book outlives its attempt (its listeners stay): only the attempt on screen hears it.
     onStatus: () => attempt?.book === book && renderStatus(),
@@ -495,6 +497,8 @@ async function waitForGrade(submissionId) {
 
 function endAttempt() {
   if (!attempt) return;
+  // Its book stops too: nothing more is written for this submission.
+  attempt.book.closed = true;
   stopTimer();
   byId("save-status").hidden = true;
   attempt = null;

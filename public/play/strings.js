@@ -12,6 +12,7 @@ export const TEXT = {
     "The session is no longer valid (it expired or was closed). Open the quiz again from your course to get a new one; answers saved so far are kept.",
   loadFailed: "The quiz could not be loaded",
   retry: "Try again",
+  noQuestions: "This attempt's questions did not come with it. Try again, or ask your teacher.",
   start: "Start the attempt",
   resume: "Resume the attempt",
   starting: "Starting…",
