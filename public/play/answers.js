@@ -65,10 +65,9 @@ export class AnswerBook {
 
   /** The server's answers (with seq and saved_at) and the device's, the newer of each kept; device-only newer ones are sent. */
   load(serverAnswers) {
-    for (const answer of serverAnswers ?? []) {
-      if (answer.response === null || answer.response === undefined) continue;
-      this.entries.set(answer.question_id, { response: answer.response, seq: answer.seq ?? 0, saved: true });
-    }
+    // A cleared answer (response null) is listed too: its seq still outranks older edits on the device.
+    for (const answer of serverAnswers ?? [])
+      this.entries.set(answer.question_id, { response: answer.response ?? null, seq: answer.seq ?? 0, saved: true });
     this.mergeDevice(readDevice(this.submissionId));
     this.persist();
     window.addEventListener("storage", (event) => {
