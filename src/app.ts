@@ -13,7 +13,7 @@ import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { requestFrame } from "./middleware/frame";
 import { publicReadGuard, v1Guard } from "./middleware/guard";
 import { rateLimitOAuthEndpoints } from "./middleware/rate-limit";
-import { docsAssets, landingPage, reportsAssets } from "./middleware/security-headers";
+import { docsAssets, landingPage, playerAssets, reportsAssets } from "./middleware/security-headers";
 import { refuseSessionTokensAtOAuth } from "./middleware/session-guard";
 import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
@@ -193,6 +193,9 @@ app.get("/docs/*", docsAssets());
 // The report a teacher looks at (public/reports/), under a policy as strict as the docs'; the
 // pattern also matches /reports, which the assets redirect to /reports/.
 app.get("/reports/*", reportsAssets());
+// The player a learner takes a quiz in (public/play/), opened with a learner session's
+// player_url (/play/#session=…); the same pattern serves /play, which the assets redirect to /play/.
+app.get("/play/*", playerAssets());
 
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 app.onError(onError);
