@@ -1,7 +1,7 @@
 // npm run docs:screenshot [-- --out FILE] [--chromium PATH]: proves in a real browser that /docs
 // works with the network unplugged and under its Content-Security-Policy, and saves a screenshot
 // (default docs/images/docs-page.png). With --report [--out-dir DIR], the report page's instead
-// (scripts/report-screenshot.ts).
+// (scripts/report-screenshot.ts); with --player [--out-dir DIR], the player's (scripts/player-screenshot.ts).
 //
 // It copies the docs' renderer into public/ (scripts/docs-assets.ts), builds the bundle
 // `npm run deploy` uploads into a temporary folder, serves it with its static assets under
@@ -22,7 +22,13 @@ import { copyDocsAssets } from "./docs-assets";
 import { type LocalWorker, startLocalWorker } from "./local-worker";
 
 const { values } = parseArgs({
-  options: { out: { type: "string" }, chromium: { type: "string" }, report: { type: "boolean" }, "out-dir": { type: "string" } },
+  options: {
+    out: { type: "string" },
+    chromium: { type: "string" },
+    report: { type: "boolean" },
+    player: { type: "boolean" },
+    "out-dir": { type: "string" },
+  },
 });
 const OUT = resolve(values.out ?? "docs/images/docs-page.png");
 const CHROMIUM = values.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -175,6 +181,10 @@ async function main(): Promise<number> {
   return 1;
 }
 
+if (values.player) {
+  const { screenshotPlayer } = await import("./player-screenshot");
+  process.exit(await screenshotPlayer({ outDir: values["out-dir"], chromium: values.chromium }));
+}
 if (values.report) {
   const { screenshotReport } = await import("./report-screenshot");
   process.exit(await screenshotReport({ outDir: values["out-dir"], chromium: values.chromium }));

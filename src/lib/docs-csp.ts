@@ -58,3 +58,24 @@ export function toolContentSecurityPolicy(frameOrigins: readonly string[], formT
     "trusted-types 'none'",
   ].join("; ");
 }
+
+/**
+ * The policy of the player (/play/): the same directives as the report's, kept apart so that
+ * neither page's needs widen the other's. The page talks to this origin's API only
+ * (connect-src 'self'), writes every text from the API as a text node (Trusted Types with no
+ * policy), and is never framed (frame-ancestors 'none'): a page that takes answers must not sit
+ * under another site's clicks — but for the LMS origins registered as LTI platforms'
+ * frame_origins, where launches land (src/routes/lti-tool/framing.ts). Its token arrives in the URL's fragment, which no request carries.
+ */
+export const PLAYER_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join("; ");

@@ -3,7 +3,7 @@ import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import { config } from "../lib/config";
-import { DOCS_CONTENT_SECURITY_POLICY, REPORTS_CONTENT_SECURITY_POLICY } from "../lib/docs-csp";
+import { DOCS_CONTENT_SECURITY_POLICY, PLAYER_CONTENT_SECURITY_POLICY, REPORTS_CONTENT_SECURITY_POLICY } from "../lib/docs-csp";
 
 const PUBLIC_DOCUMENTS = new Set(["/", "/openapi.json", "/docs", "/health", "/.well-known/oauth-authorization-server"]);
 /** Public documents that name an origin: ISSUER's, or else the request's (its Host header). */
@@ -31,7 +31,7 @@ const SECURITY_HEADERS: readonly (readonly [name: string, value: string])[] = Ob
 
 /**
  * The headers every answer carries, set on the final answer in one pass: the security headers
- * above, and `Cache-Control: no-store` unless the answer set its own or is a public document
+ * above, `Date`, and `Cache-Control: no-store` unless the answer set its own or is a public document
  * that may be cached. Answers carry personal data or credentials, and no cache on the way may
  * keep them. A document that names the request's own origin (ISSUER empty) is no-store too: a
  * shared cache would otherwise serve the origin one request's Host header claimed to every
@@ -53,6 +53,9 @@ export function setAnswerHeaders(c: Context<AppEnv>): void {
   const crossOrigin = headers.get("cross-origin-resource-policy") === "cross-origin";
   for (const [name, value] of SECURITY_HEADERS) if (!(framable && name === "X-Frame-Options")) headers.set(name, value);
   if (crossOrigin) headers.set("Cross-Origin-Resource-Policy", "cross-origin");
+  // RFC 9110 §6.6.1: an origin server with a clock sends Date. Cloudflare's edge adds one, workerd
+  // (wrangler dev, Miniflare) does not; the player counts its timer by it (docs/player.md).
+  if (!headers.has("date")) headers.set("Date", new Date().toUTCString());
 }
 
 /**
@@ -87,6 +90,11 @@ export function reportsAssets(): Handler<AppEnv> {
 /** GET /lti/auto-submit.js and /lti/tool.css (public/lti/): the LTI tool pages' script and stylesheet. */
 export function ltiToolAssets(): Handler<AppEnv> {
   return staticAssets(REPORTS_CONTENT_SECURITY_POLICY);
+}
+
+/** GET /play/ and its files (public/play/): the player a learner takes a quiz in, under its policy. */
+export function playerAssets(): Handler<AppEnv> {
+  return staticAssets(PLAYER_CONTENT_SECURITY_POLICY);
 }
 
 /**

@@ -16,6 +16,8 @@ const SECURITY = {
   "strict-transport-security": "max-age=15552000; includeSubDomains",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
+  // Not a security header, but on every answer too: the server's clock (RFC 9110 §6.6.1), which the player's timer goes by.
+  date: /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const JSON_UTF8 = "application/json; charset=utf-8";
