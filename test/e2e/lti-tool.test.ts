@@ -148,6 +148,8 @@ describe("the LTI tool in Chromium", () => {
       const window = watch(await opened);
       await window.waitForURL((url) => url.pathname === "/play/", { timeout: 30_000 });
       expect(new URL(window.url()).origin).toBe(toolOrigin);
+      // The player, at the top level, signed in with the launch's learner session: the quiz's start screen.
+      await window.getByText("Local LMS sample quiz").first().waitFor({ timeout: 30_000 });
       expect(problems).toEqual([]);
       await context.close();
     },

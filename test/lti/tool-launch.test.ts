@@ -521,7 +521,7 @@ describe("POST /lti/launch without the state's cookie, in a frame: completed in 
 });
 
 describe("the pages a launch lands on, in the LMS's frame", () => {
-  it("/reports/ may be framed by the registered platforms' frame_origins (its other directives kept); its files keep their policy", async () => {
+  it("/reports/ and /play/ may be framed by the registered platforms' frame_origins (its other directives kept); its files keep their policy", async () => {
     const framed = await newPlatform();
     await call(`/v1/lti/platforms/${framed.id}`, { method: "PATCH", body: { frame_origins: ["https://lms.school.example"] } });
     const page = await new Browser().fetch("/reports/");
@@ -531,6 +531,10 @@ describe("the pages a launch lands on, in the LMS's frame", () => {
     expect(csp).not.toContain("frame-ancestors 'none'");
     expect(csp).toContain("trusted-types 'none'");
     expect(page.headers.get("x-frame-options")).toBeNull();
+    const player = await new Browser().fetch("/play/");
+    expect(player.status).toBe(200);
+    expect(player.headers.get("content-security-policy")).toMatch(/frame-ancestors 'self'( \S+)* https:\/\/lms\.school\.example/);
+    expect(player.headers.get("x-frame-options")).toBeNull();
     const script = await new Browser().fetch("/reports/app.js");
     expect(script.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
   });
