@@ -82,7 +82,11 @@ const NODE = ["test/domain/**/*.test.ts", "test/interchange/**/*.test.ts"];
  * of 16 to 128 KiB several times over to compare their growth, a minute or two of CPU in all, so
  * they run in a Node project of their own that `npm test -- --project domain` leaves out.
  */
-const GROWTH = ["test/interchange/linear-time.test.ts", "test/interchange/gift-linear.test.ts"];
+const GROWTH = [
+  "test/interchange/linear-time.test.ts",
+  "test/interchange/gift-linear.test.ts",
+  "test/domain/content-linear.test.ts",
+];
 
 const testFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
