@@ -7,7 +7,7 @@
  * browser must read the stored fragment as it was written (its innerHTML is the stored string), so
  * that the tree the sanitizer checked is the tree the browser builds.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -30,6 +30,9 @@ const PAGE = `<!doctype html><html><head><title>content</title><script>
     const a = e.target.closest && e.target.closest("a");
     if (a && /^(https?|mailto):/.test(a.href)) e.preventDefault();
   }, true);
+</script><script type="module">
+  import { formatted } from "/content.js";
+  window.__formatted = formatted;
 </script></head><body></body></html>`;
 
 let dir: string;
@@ -70,6 +73,8 @@ beforeAll(async () => {
   await context.route("**/*", (route) => {
     const url = route.request().url();
     if (url === `${PAGE_ORIGIN}/`) return route.fulfill({ status: 200, contentType: "text/html", body: PAGE });
+    if (url === `${PAGE_ORIGIN}/content.js`)
+      return route.fulfill({ status: 200, contentType: "text/javascript", body: readFileSync("public/reports/content.js", "utf8") });
     requests.push(url);
     return route.fulfill({ status: 404, body: "" });
   });
@@ -79,6 +84,7 @@ beforeAll(async () => {
     void dialog.dismiss();
   });
   await page.goto(`${PAGE_ORIGIN}/`);
+  await page.waitForFunction(() => "__formatted" in window);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -121,6 +127,39 @@ describe("hostile HTML, stored through the API and shown in Chromium", () => {
     expect(requests.slice(before).filter((url) => !url.startsWith(`${PAGE_ORIGIN}/v1/assets/ast_`))).toEqual([]);
     expect(page.url()).toBe(`${PAGE_ORIGIN}/`);
     expect(serialized).toBe(html);
+  });
+
+  it.each(HOSTILE_HTML.map(([name]) => [name]))(
+    "%s: the report page's builder (public/reports/content.js) makes the same nodes, and runs nothing",
+    async (name) => {
+      const html = stored.get(name);
+      if (html === undefined) return;
+      const before = requests.length;
+      const built = await page.evaluate((fragment) => {
+        const formatted = (window as unknown as { __formatted: (t: string, f: string) => Node | string }).__formatted;
+        const holder = document.createElement("div");
+        const nodes = formatted(fragment, "html");
+        holder.append(nodes);
+        document.body.replaceChildren(holder);
+        for (const element of holder.querySelectorAll("*")) if (element instanceof HTMLElement) element.click();
+        return { asText: typeof nodes === "string", html: holder.innerHTML };
+      }, html);
+      await page.waitForTimeout(30);
+      expect(await page.evaluate(() => (window as unknown as { __runs: number }).__runs)).toBe(0);
+      expect(requests.slice(before).filter((url) => !url.startsWith(`${PAGE_ORIGIN}/v1/assets/ast_`))).toEqual([]);
+      // Built node by node, it is the tree the browser's own parser made of the stored string.
+      expect(built).toEqual({ asText: false, html });
+    },
+  );
+
+  it("the report page's builder shows anything not in the stored form as plain text", async () => {
+    const shown = await page.evaluate(() => {
+      const formatted = (window as unknown as { __formatted: (t: string, f: string) => Node | string }).__formatted;
+      return ['<img src=x onerror="__ran()">', "<p onclick=\"x\">y</p>", "<script>__ran()</script>", "<b>open"].map(
+        (html) => typeof formatted(html, "html") === "string",
+      );
+    });
+    expect(shown).toEqual([true, true, true, true]);
   });
 
   it("the hook and the checks would see a payload that ran", async () => {
