@@ -1671,7 +1671,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1681,7 +1688,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1693,14 +1700,14 @@ export interface components {
         };
         /** @default {} */
         QuestionFeedback: {
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 2000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             correct?: string;
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 2000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             incorrect?: string;
         };
         ChoiceOptionInput: {
             id?: string;
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
+            /** @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             text: string;
             /** @description Shown with this option's result when the reveal policy shows the key; part of the key, so hidden from credentials without quizzes:write. */
             feedback?: string;
@@ -1748,7 +1755,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1758,7 +1772,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1800,7 +1814,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1810,7 +1831,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1849,7 +1870,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1859,7 +1887,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1898,7 +1926,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1908,7 +1943,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1958,7 +1993,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1968,7 +2010,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1988,7 +2030,7 @@ export interface components {
         };
         OptionInput: {
             id?: string;
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
+            /** @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             text: string;
         };
         /**
@@ -2031,7 +2073,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2041,7 +2090,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2069,12 +2118,12 @@ export interface components {
         };
         MatchingPair: {
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
+             * @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example France
              */
             prompt: string;
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
+             * @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example Paris
              */
             choice: string;
@@ -2121,7 +2170,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2131,7 +2187,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2184,7 +2240,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2194,7 +2257,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2275,6 +2338,7 @@ export interface components {
          *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
          *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
          *       "type": "single_choice",
+         *       "content_format": "text",
          *       "title": "Capital of France",
          *       "tags": [
          *         "geography"
@@ -2309,6 +2373,11 @@ export interface components {
             quiz_id: string;
             /** @enum {string} */
             type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
+            /**
+             * @description How its texts are read: `"text"` plain, `"html"` a sanitized HTML fragment (docs/content.md).
+             * @enum {string}
+             */
+            content_format: "text" | "html";
             /** @description The question's name for its authors; null when it has none. */
             title: string | null;
             /** @description Its tags, in the order given; `[]` when none. */
@@ -2424,7 +2493,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2434,7 +2510,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2465,7 +2541,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2475,7 +2558,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2511,7 +2594,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2521,7 +2611,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2551,7 +2641,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2561,7 +2658,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2593,7 +2690,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2603,7 +2707,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2635,7 +2739,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2645,7 +2756,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2684,7 +2795,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2694,7 +2812,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2741,7 +2859,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2751,7 +2876,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2796,7 +2921,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2806,7 +2938,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2842,6 +2974,7 @@ export interface components {
             type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
             title?: unknown;
             tags?: unknown;
+            content_format?: unknown;
             prompt?: unknown;
             points?: unknown;
             feedback?: unknown;
@@ -6480,6 +6613,7 @@ export interface operations {
                      *       "id": "qst_01kan2b6x3r9t5w8y1z4c7e0f2",
                      *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "type": "multiple_choice",
+                     *       "content_format": "text",
                      *       "title": "Capitals",
                      *       "tags": [
                      *         "geography"
@@ -7170,6 +7304,7 @@ export interface operations {
                      *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "type": "single_choice",
+                     *       "content_format": "text",
                      *       "title": "Capital of France",
                      *       "tags": [
                      *         "geography",

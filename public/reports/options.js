@@ -26,7 +26,12 @@ function optionQuestion(row, keysVisible) {
   return h(
     "article",
     { class: "question", "data-question-id": row.question_id },
-    h("h4", {}, h("span", { class: "label" }, `${row.label}. `), h("span", { class: "prompt" }, row.shown ? row.shown() : row.prompt)),
+    h(
+      "h4",
+      {},
+      h("span", { class: "label" }, `${row.label}. `),
+      h("span", { class: "prompt" }, row.shown ? row.shown() : row.prompt),
+    ),
     flagList(row.flags),
     h(
       "div",

@@ -41,7 +41,8 @@ function itemRows(items, questions) {
       question,
       // Plain text for sorting and labels; shown() builds the formatted text afresh for each place it appears.
       prompt: question ? plain(question.prompt, question.content_format) : questions ? "(deleted question)" : item.question_id,
-      shown: () => (question ? formatted(question.prompt, question.content_format) : questions ? "(deleted question)" : item.question_id),
+      shown: () =>
+        question ? formatted(question.prompt, question.content_format) : questions ? "(deleted question)" : item.question_id,
       key: keyOf(question),
     };
   });

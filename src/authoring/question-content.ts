@@ -1,4 +1,4 @@
-import { contentFields, MAX_CONTENT_CHARS, NestingTooDeep } from "../domain/content/question-content";
+import { contentFields, MAX_CONTENT_CHARS, MAX_NESTING, NestingTooDeep } from "../domain/content/question-content";
 import { mayHoldTex, type SanitizeOptions, sanitizeHtml } from "../domain/content/sanitize";
 import { loadTex } from "../domain/content/tex";
 import { QuestionInput } from "../domain/question-types";
@@ -40,7 +40,10 @@ export function storeContent(
       field.replace(html);
     } catch (error) {
       if (!(error instanceof NestingTooDeep)) throw error;
-      errors.push({ path: joinPath(field.path), message: `${error.message} Flatten it: at most 64 levels are stored.` });
+      errors.push({
+        path: joinPath(field.path),
+        message: `${error.message} Flatten it: at most ${MAX_NESTING} levels are stored.`,
+      });
     }
   }
   if (errors.length > 0) return { errors };
@@ -65,7 +68,11 @@ export async function contentOptions(inputs: readonly unknown[], origin?: string
 }
 
 /** The request's questions as stored, or a 400 naming every field refused (at `prefix`, as `questions[2]`). */
-export async function storedQuestions(inputs: readonly QuestionInput[], origin?: string, prefix = ""): Promise<StoredQuestionInput[]> {
+export async function storedQuestions(
+  inputs: readonly QuestionInput[],
+  origin?: string,
+  prefix = "",
+): Promise<StoredQuestionInput[]> {
   const options = await contentOptions(inputs, origin);
   const errors: FieldError[] = [];
   const stored = inputs.map((input, i) => {

@@ -1,5 +1,5 @@
-import { contentOptions } from "../authoring/question-content";
 import { eq, sql } from "drizzle-orm";
+import { contentOptions } from "../authoring/question-content";
 import type { QuizRow } from "../authoring/quiz-rows";
 import { commit, type WakeUps } from "../db/after-commit";
 import { jobs, quizzes } from "../db/schema";

@@ -12,8 +12,10 @@ import { DOUBLINGS, expectGrowthAtMost, GROWTH_TEST_TIMEOUT_MS } from "../suppor
  */
 
 /** A fragment of `size` characters: `unit` repeated, after `head` and before `tail`. */
-const repeated = (unit: string, head = "", tail = "") => (size: number) =>
-  head + unit.repeat(Math.max(1, Math.floor((size - head.length - tail.length) / unit.length))) + tail;
+const repeated =
+  (unit: string, head = "", tail = "") =>
+  (size: number) =>
+    head + unit.repeat(Math.max(1, Math.floor((size - head.length - tail.length) / unit.length))) + tail;
 
 const CASES: [name: string, make: (size: number) => string][] = [
   ["plain text with references", repeated("a &amp; b &lt; c &#x41; &eacute; ")],

@@ -20,7 +20,14 @@ import { HOSTILE_HTML } from "../support/hostile-html";
 import { strictProblem } from "../support/strict-html";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--headless",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-sync",
+];
 const SETUP_TIMEOUT_MS = 240_000;
 const PAGE_ORIGIN = "https://content.test";
 /** The page: a hook any payload would call, and links that do not navigate (a javascript: one would still run). */
@@ -74,7 +81,11 @@ beforeAll(async () => {
     const url = route.request().url();
     if (url === `${PAGE_ORIGIN}/`) return route.fulfill({ status: 200, contentType: "text/html", body: PAGE });
     if (url === `${PAGE_ORIGIN}/content.js`)
-      return route.fulfill({ status: 200, contentType: "text/javascript", body: readFileSync("public/reports/content.js", "utf8") });
+      return route.fulfill({
+        status: 200,
+        contentType: "text/javascript",
+        body: readFileSync("public/reports/content.js", "utf8"),
+      });
     requests.push(url);
     return route.fulfill({ status: 404, body: "" });
   });
@@ -84,7 +95,7 @@ beforeAll(async () => {
     void dialog.dismiss();
   });
   await page.goto(`${PAGE_ORIGIN}/`);
-  await page.waitForFunction(() => "__formatted" in window);
+  await page.waitForFunction('"__formatted" in window');
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -95,9 +106,10 @@ afterAll(async () => {
 
 /** The fragment as innerHTML, every element hovered, focused and clicked; what the browser serializes it back to. */
 async function render(html: string): Promise<string> {
-  const serialized = await page.evaluate((fragment) => {
+  // Strings, not functions: the page's code is browser code, which this Node project's types do not cover.
+  const serialized = (await page.evaluate(`(() => {
     const holder = document.createElement("div");
-    holder.innerHTML = fragment;
+    holder.innerHTML = ${JSON.stringify(html)};
     document.body.replaceChildren(holder);
     for (const element of holder.querySelectorAll("*")) {
       element.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
@@ -105,7 +117,7 @@ async function render(html: string): Promise<string> {
       if (element instanceof HTMLElement) element.click();
     }
     return holder.innerHTML;
-  }, html);
+  })()`)) as string;
   // Error and load events of images and media fire after the assignment.
   await page.waitForTimeout(60);
   return serialized;
@@ -122,7 +134,7 @@ describe("hostile HTML, stored through the API and shown in Chromium", () => {
     expect(strictProblem(html), html).toBeNull();
     const before = requests.length;
     const serialized = await render(html);
-    expect(await page.evaluate(() => (window as unknown as { __runs: number }).__runs), html).toBe(0);
+    expect(await page.evaluate("window.__runs"), html).toBe(0);
     expect(dialogs).toEqual([]);
     expect(requests.slice(before).filter((url) => !url.startsWith(`${PAGE_ORIGIN}/v1/assets/ast_`))).toEqual([]);
     expect(page.url()).toBe(`${PAGE_ORIGIN}/`);
@@ -135,17 +147,16 @@ describe("hostile HTML, stored through the API and shown in Chromium", () => {
       const html = stored.get(name);
       if (html === undefined) return;
       const before = requests.length;
-      const built = await page.evaluate((fragment) => {
-        const formatted = (window as unknown as { __formatted: (t: string, f: string) => Node | string }).__formatted;
+      const built = await page.evaluate(`(() => {
         const holder = document.createElement("div");
-        const nodes = formatted(fragment, "html");
+        const nodes = window.__formatted(${JSON.stringify(html)}, "html");
         holder.append(nodes);
         document.body.replaceChildren(holder);
         for (const element of holder.querySelectorAll("*")) if (element instanceof HTMLElement) element.click();
         return { asText: typeof nodes === "string", html: holder.innerHTML };
-      }, html);
+      })()`);
       await page.waitForTimeout(30);
-      expect(await page.evaluate(() => (window as unknown as { __runs: number }).__runs)).toBe(0);
+      expect(await page.evaluate("window.__runs")).toBe(0);
       expect(requests.slice(before).filter((url) => !url.startsWith(`${PAGE_ORIGIN}/v1/assets/ast_`))).toEqual([]);
       // Built node by node, it is the tree the browser's own parser made of the stored string.
       expect(built).toEqual({ asText: false, html });
@@ -153,22 +164,17 @@ describe("hostile HTML, stored through the API and shown in Chromium", () => {
   );
 
   it("the report page's builder shows anything not in the stored form as plain text", async () => {
-    const shown = await page.evaluate(() => {
-      const formatted = (window as unknown as { __formatted: (t: string, f: string) => Node | string }).__formatted;
-      return ['<img src=x onerror="__ran()">', "<p onclick=\"x\">y</p>", "<script>__ran()</script>", "<b>open"].map(
-        (html) => typeof formatted(html, "html") === "string",
-      );
-    });
+    const shown = await page.evaluate(
+      `${JSON.stringify(['<img src=x onerror="__ran()">', '<p onclick="x">y</p>', "<script>__ran()</script>", "<b>open"])}.map((html) => typeof window.__formatted(html, "html") === "string")`,
+    );
     expect(shown).toEqual([true, true, true, true]);
   });
 
   it("the hook and the checks would see a payload that ran", async () => {
     // The page itself is unsanitized here: the same checks catch a handler that runs.
-    await page.evaluate(() => {
-      document.body.innerHTML = '<img src="/nowhere.png" onerror="__ran()">';
-    });
+    await page.evaluate(`document.body.innerHTML = '<img src="/nowhere.png" onerror="__ran()">'`);
     await page.waitForTimeout(200);
-    expect(await page.evaluate(() => (window as unknown as { __runs: number }).__runs)).toBe(1);
+    expect(await page.evaluate("window.__runs")).toBe(1);
     expect(requests.some((url) => url.endsWith("/nowhere.png"))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, gte, ne, type SQL, sql } from "drizzle-orm";
-import { type StoredQuestionInput, storedQuestions } from "../../authoring/question-content";
 import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../../authoring/question.schemas";
+import { type StoredQuestionInput, storedQuestions } from "../../authoring/question-content";
 import {
   type QuestionRow,
   questionEventObject,
@@ -223,7 +223,11 @@ export async function updateQuestion(
     const parsed = QuestionInput.safeParse(mergeQuestionPatch(read, fields));
     if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
     const [stored] = await storedQuestions([parsed.data], origin);
-    const next = changedQuestion(read, stored as StoredQuestionInput, requested === undefined ? read.position : Math.min(requested, total));
+    const next = changedQuestion(
+      read,
+      stored as StoredQuestionInput,
+      requested === undefined ? read.position : Math.min(requested, total),
+    );
     const keepsPool = await leavingPool(db, read, next.pool);
     const fits = withinRowBudget(quizId, next.answerBytes, read.id);
     if (next.answerBytes > read.answerBytes) {

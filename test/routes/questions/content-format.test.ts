@@ -36,9 +36,7 @@ describe("content_format on POST /v1/quizzes/{id}/questions", () => {
     expect(res.status, res.text).toBe(201);
     expect(res.json.content_format).toBe("html");
     expect(res.json.prompt).toBe("<p>Which is <b>right</b>?</p>");
-    expect(res.json.explanation).toBe(
-      'no <a href="https://example.com/" rel="noopener noreferrer" target="_blank">yes</a>',
-    );
+    expect(res.json.explanation).toBe('no <a href="https://example.com/" rel="noopener noreferrer" target="_blank">yes</a>');
     expect(res.json.feedback).toEqual({ correct: "<em>Good</em>" });
     expect(res.json.options).toEqual([
       { id: "a", text: "<i>Paris</i>", feedback: "<u>The capital</u>" },
@@ -64,7 +62,11 @@ describe("content_format on POST /v1/quizzes/{id}/questions", () => {
     const quizId = await createQuiz();
     const q = await addQuestion(
       quizId,
-      html(tf(`<img src="${ASSET}" alt="A map"><img src="${BASE}${ASSET}" alt="again"><img src="https://elsewhere.example${ASSET}">`)),
+      html(
+        tf(
+          `<img src="${ASSET}" alt="A map"><img src="${BASE}${ASSET}" alt="again"><img src="https://elsewhere.example${ASSET}">`,
+        ),
+      ),
     );
     expect(q.prompt).toBe(`<img src="${ASSET}" alt="A map"><img src="${ASSET}" alt="again">`);
   });
@@ -72,7 +74,10 @@ describe("content_format on POST /v1/quizzes/{id}/questions", () => {
   it("keeps fill-in-blanks markers, and refuses a text whose marker was inside removed markup", async () => {
     const quizId = await createQuiz();
     const blanks = [{ id: "city", accepted_answers: ["Paris"] }];
-    const q = await addQuestion(quizId, html({ type: "fill_in_blanks", prompt: "Fill in", text: "<p>The capital is <b>{{city}}</b>.</p>", blanks }));
+    const q = await addQuestion(
+      quizId,
+      html({ type: "fill_in_blanks", prompt: "Fill in", text: "<p>The capital is <b>{{city}}</b>.</p>", blanks }),
+    );
     expect(q.text).toBe("<p>The capital is <b>{{city}}</b>.</p>");
     const lost = await call(`/v1/quizzes/${quizId}/questions`, {
       body: html({ type: "fill_in_blanks", prompt: "Fill in", text: "The capital is <script>{{city}}</script>.", blanks }),
@@ -92,7 +97,11 @@ describe("content_format on POST /v1/quizzes/{id}/questions", () => {
 
   it("refuses an unknown content_format", async () => {
     const quizId = await createQuiz();
-    expectProblem(await call(`/v1/quizzes/${quizId}/questions`, { body: { ...tf("x"), content_format: "markdown" } }), 400, "validation_failed");
+    expectProblem(
+      await call(`/v1/quizzes/${quizId}/questions`, { body: { ...tf("x"), content_format: "markdown" } }),
+      400,
+      "validation_failed",
+    );
   });
 });
 
@@ -108,8 +117,11 @@ describe("limits", () => {
       body: single({ options: [{ text: "a\nb" }, { text: "c" }], correct_option_id: "a" }),
     });
     expectProblem(twoLines, 400, "validation_failed");
-    const asHtml = await addQuestion(quizId, html(single({ options: [{ text: `<b>${long}</b>` }, { text: "b" }], correct_option_id: "a" })));
-    expect(asHtml.options[0].text).toBe(`<b>${long}</b>`);
+    const asHtml = await addQuestion(
+      quizId,
+      html(single({ options: [{ text: `<b>${long}</b>` }, { text: "b" }], correct_option_id: "a" })),
+    );
+    expect(asHtml.options?.[0]?.text).toBe(`<b>${long}</b>`);
   });
 
   it("refuses a field over 100 000 characters once sanitized (TeX grows into MathML), naming it", async () => {
