@@ -2,6 +2,12 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./src/db/schema.ts", "./src/db/auth-schema.ts", "./src/db/events-schema.ts", "./src/db/lti-schema.ts"],
+  schema: [
+    "./src/db/schema.ts",
+    "./src/db/auth-schema.ts",
+    "./src/db/events-schema.ts",
+    "./src/db/lti-schema.ts",
+    "./src/db/roster-schema.ts",
+  ],
   out: "./drizzle",
 });

@@ -61,6 +61,7 @@ const SLOW = [
   "test/grading/regrade-chunks.test.ts",
   "test/routes/oauth/token-families.test.ts",
   "test/lti/passback.test.ts",
+  "test/lti/roster.test.ts",
   "test/fuzz.test.ts",
 ];
 /**

@@ -1064,6 +1064,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lti/launches/{launch_id}/roster-sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a course's roster from its platform
+         * @description A job (`type: lti_roster`, GET /v1/jobs/{id}, visible to admin) that reads the launch's course roster by Names and Role Provisioning Services 2.0: a token for the scope https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly, then context_memberships_url and each Link rel="next" page (at most 1 000 pages of at most 1 MiB, each on the memberships URL's origin). Each member's user is found or created by (platform, user_id) as a launch does, never taken over by e-mail; Inactive members keep their user and grades. The roster becomes the new one only when every page was read; a failed sync leaves it as it was. A launch without the NRPS claim or without a context → 409 lti_no_membership_service; an unknown launch → 404.
+         */
+        post: operations["syncLtiRoster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/launches/{launch_id}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A course's roster, as last synced
+         * @description The members of the launch's course as the last sync that succeeded read them, by user id; `synced_at` is null (and `members` empty) before one. Pass `next_cursor` back as `cursor` until it is null. A launch without the NRPS claim or without a context → 409 lti_no_membership_service; an unknown launch → 404.
+         */
+        get: operations["getLtiRoster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/lti/keys/rotate": {
         parameters: {
             query?: never;
@@ -1333,7 +1373,7 @@ export interface components {
              * @description Stable; the error catalogue at /problems/<code>.
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
+            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_no_membership_service" | "lti_not_configured" | "internal_error";
             request_id: string;
             errors?: {
                 path: string;
@@ -3199,7 +3239,7 @@ export interface components {
          *       "finished_at": "2026-11-23T09:30:02.000Z"
          *     }
          */
-        Job: components["schemas"]["RegradeJob"] | components["schemas"]["LtiResyncJob"] | components["schemas"]["ImportJob"];
+        Job: components["schemas"]["RegradeJob"] | components["schemas"]["LtiResyncJob"] | components["schemas"]["ImportJob"] | components["schemas"]["LtiRosterJob"];
         /**
          * @example {
          *       "id": "job_01kamz3f7c9n0p8s6e5vwx2y4r",
@@ -3442,6 +3482,85 @@ export interface components {
             type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
             notes: string[];
         };
+        /**
+         * @example {
+         *       "id": "job_01m83vvae005egq0h49a0et4ex",
+         *       "type": "lti_roster",
+         *       "status": "succeeded",
+         *       "quiz_id": null,
+         *       "launch_id": "ltl_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "progress": {
+         *         "done": 3,
+         *         "total": 3
+         *       },
+         *       "result": {
+         *         "members": 212,
+         *         "created": 198,
+         *         "updated": 4,
+         *         "inactive": 6
+         *       },
+         *       "error": null,
+         *       "created_at": "2026-11-23T09:30:00.000Z",
+         *       "finished_at": "2026-11-23T09:30:06.000Z"
+         *     }
+         */
+        LtiRosterJob: {
+            /** @example job_01kamz3f7c9n0p8s6e5vwx2y4r */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            progress: {
+                /** Format: int64 */
+                done: number;
+                /**
+                 * Format: int64
+                 * @description 0 until the job starts; set to `done` when it succeeds.
+                 */
+                total: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "lti_roster";
+            /** @description A roster belongs to a course, not a quiz. */
+            quiz_id: null;
+            /**
+             * @description The launch whose NRPS claim named the course's roster.
+             * @example ltl_01kamz3f7c9n0p8s6e5vwx2y4r
+             */
+            launch_id: string;
+            result: components["schemas"]["RosterResult"];
+            /** @description Why a failed sync failed (a page's HTTP status and beginning, a page over 1 MiB, over 1 000 pages, the token endpoint's refusal); the roster was left as it was. */
+            error: string | null;
+        };
+        /** @description Once the job has succeeded. */
+        RosterResult: {
+            /**
+             * Format: int64
+             * @description Members the platform listed (Active and Inactive), each once.
+             */
+            members: number;
+            /**
+             * Format: int64
+             * @description Users created for members seen for the first time.
+             */
+            created: number;
+            /**
+             * Format: int64
+             * @description Existing users whose name or e-mail the platform's list changed.
+             */
+            updated: number;
+            /**
+             * Format: int64
+             * @description Members listed as Inactive: they keep their user and grades.
+             */
+            inactive: number;
+        } | null;
         /**
          * @example {
          *       "question_ids": [
@@ -4683,6 +4802,9 @@ export interface components {
          *           "https://purl.imsglobal.org/spec/lti-ags/scope/score"
          *         ]
          *       },
+         *       "nrps": {
+         *         "context_memberships_url": "https://canvas.instructure.com/api/lti/courses/101/names_and_roles"
+         *       },
          *       "created_at": "2026-11-22T07:59:00.000Z"
          *     }
          */
@@ -4732,6 +4854,10 @@ export interface components {
                 lineitem: string | null;
                 scopes: string[];
             } | null;
+            /** @description The Names and Role Provisioning Services claim: where the course's roster is read (POST /v1/lti/launches/{launch_id}/roster-sync); null without one. */
+            nrps: {
+                context_memberships_url: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -4743,6 +4869,55 @@ export interface components {
         LtiLaunchCreate: {
             /** @description The JWT the platform posted (form field id_token), unchanged. */
             id_token: string;
+        };
+        /**
+         * @example {
+         *       "members": [
+         *         {
+         *           "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "lti_user_id": "0ae836b9-7fc9-4060-006f-27b2066ac545",
+         *           "roles": [
+         *             "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+         *           ],
+         *           "status": "Active"
+         *         }
+         *       ],
+         *       "synced_at": "2026-11-23T09:30:06.000Z",
+         *       "next_cursor": "eyJ2IjoxLCJhZnRlciI6InVzZXJfMDFrYW16M2Y3YzluMHA4czZlNXZ3eDJ5NHIifQ"
+         *     }
+         */
+        LtiRosterPage: {
+            members: components["schemas"]["LtiRosterMember"][];
+            /**
+             * Format: date-time
+             * @description When the roster shown was read from the platform; null before the first sync succeeds.
+             */
+            synced_at: string | null;
+            /** @description Cursor of the next page, or null on the last page. */
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "lti_user_id": "0ae836b9-7fc9-4060-006f-27b2066ac545",
+         *       "roles": [
+         *         "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+         *       ],
+         *       "status": "Active"
+         *     }
+         */
+        LtiRosterMember: {
+            /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
+            user_id: string;
+            /** @description The platform's user_id for the member: a launch's sub. */
+            lti_user_id: string;
+            /** @description The member's roles in the course, as the platform listed them. */
+            roles: string[];
+            /**
+             * @description Inactive: the platform lists the member as inactive in the course; their user and grades stay.
+             * @enum {string}
+             */
+            status: "Active" | "Inactive";
         };
         /**
          * @example {
@@ -19303,6 +19478,461 @@ export interface operations {
             };
         };
     };
+    syncLtiRoster: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A launch that carried the NRPS claim: its course's roster. One of the wrong prefix or shape → 404. */
+                launch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, queued; Location names it. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "job_01m83vvae005egq0h49a0et4ex",
+                     *       "type": "lti_roster",
+                     *       "status": "queued",
+                     *       "quiz_id": null,
+                     *       "launch_id": "ltl_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "progress": {
+                     *         "done": 0,
+                     *         "total": 0
+                     *       },
+                     *       "result": null,
+                     *       "error": null,
+                     *       "created_at": "2026-11-23T09:30:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. Or: The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body was sent that is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLtiRoster: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A launch that carried the NRPS claim: its course's roster. One of the wrong prefix or shape → 404. */
+                launch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the roster. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiRosterPage"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/lti_no_membership_service",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The launch ltl_01kamz3f7c9n0p8s6e5vwx2y4r carried no NRPS claim (no context_memberships_url): its platform offered no roster.",
+                     *       "code": "lti_no_membership_service",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     rotateLtiKeys: {
         parameters: {
             query?: never;
@@ -20444,7 +21074,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A problem code of the error catalogue. */
-                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
+                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_no_membership_service" | "lti_not_configured" | "internal_error";
             };
             cookie?: never;
         };

@@ -312,6 +312,15 @@ export const PROBLEMS = {
     todo: "Change that platform (PATCH /v1/lti/platforms/{id}) instead of registering it again.",
     detail: "A platform with this issuer and client_id is registered already (ltp_01kamz3f7c9n0p8s6e5vwx2y4r).",
   },
+  lti_no_membership_service: {
+    status: 409,
+    title: "No roster service",
+    means:
+      "The launch carried no Names and Role Provisioning Services claim (https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice with a context_memberships_url) or no context: the platform did not offer the course's roster with it.",
+    todo: "Enable Names and Role Provisioning for the tool in the LMS (its developer key or registration), then sync from a launch made since.",
+    detail:
+      "The launch ltl_01kamz3f7c9n0p8s6e5vwx2y4r carried no NRPS claim (no context_memberships_url): its platform offered no roster.",
+  },
   lti_not_configured: {
     status: 503,
     title: "LTI not configured",

@@ -6,7 +6,7 @@ import { sha256Hex } from "../../src/lib/crypto";
 import { kvKeys } from "../../src/lib/kv-keys";
 import { SCOPES, type Scope } from "../../src/lib/scopes";
 import { keptGrade, learner, ledger } from "../lti/learners";
-import { newPlatform, type TestPlatform, unique as uniqueName } from "../lti/platform";
+import { newPlatform, planRoster, rosterLaunch, type TestPlatform, unique as uniqueName } from "../lti/platform";
 import { type AnswerOf, type CallOptions, call, callRaw, expectProblem, type KnownPath, seedApiKey } from "../support/call";
 
 /**
@@ -111,8 +111,8 @@ interface Fixtures {
   graded: string;
   key: string;
   client: string;
-  /** A loopback LTI platform (test/lti-platform.ts) and a ledger row of one of its learners. */
-  lti: { platform: TestPlatform; passback: string };
+  /** A loopback LTI platform (test/lti-platform.ts), a ledger row of one of its learners, a launch with its roster (NRPS). */
+  lti: { platform: TestPlatform; passback: string; rosterLaunch: string };
 }
 let f: Fixtures;
 
@@ -344,6 +344,14 @@ const ROUTES: Record<string, RouteCase> = {
     scope: "lti:launch",
     build: async () => ({ path: "/v1/lti/launches", body: { id_token: await f.lti.platform.sign(f.lti.platform.claims()) } }),
   },
+  "POST /v1/lti/launches/:launch_id/roster-sync": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/launches/${f.lti.rosterLaunch}/roster-sync` }),
+  },
+  "GET /v1/lti/launches/:launch_id/roster": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/launches/${f.lti.rosterLaunch}/roster` }),
+  },
   "POST /v1/lti/keys/rotate": { scope: "admin", build: get("/v1/lti/keys/rotate") },
   "GET /v1/lti/passbacks": { scope: "submissions:read", build: get("/v1/lti/passbacks") },
   "POST /v1/lti/passbacks/:id/retry": {
@@ -414,7 +422,8 @@ beforeAll(async () => {
   const taker = await learner(platform, quiz.id, platform.lineitem(uniqueName("item")));
   await keptGrade(quiz.id, taker, { earned: 1, possible: 1 });
   const [row] = await ledger(`&user_id=${taker.userId}`);
-  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row!.id } };
+  const roster = await rosterLaunch(platform, await planRoster(platform, { pages: [[]] }));
+  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row!.id, rosterLaunch: roster.launch_id } };
 
   // One client holding every scope hands out a token per scope.
   const tokenClient = await ok("/v1/oauth-clients", { name: "matrix", scopes: [...SCOPES] });
