@@ -126,7 +126,7 @@ describe("limits", () => {
 
   it("refuses a field over 100 000 characters once sanitized (TeX grows into MathML), naming it", async () => {
     const quizId = await createQuiz();
-    const prompt = "\\(x\\) ".repeat(2000); // 12 000 characters in, about 200 000 of MathML out
+    const prompt = "\\(\\frac{a}{b}\\) ".repeat(900); // 14 400 characters in, about 190 000 of MathML out
     const res = await call(`/v1/quizzes/${quizId}/questions`, { body: html(tf(prompt)) });
     expectProblem(res, 400, "validation_failed");
     const [error] = (res.json as unknown as Errors).errors;
@@ -185,5 +185,23 @@ describe("content_format on PATCH and on POST /v1/quizzes", () => {
     });
     expectProblem(refused, 400, "validation_failed");
     expect((refused.json as unknown as Errors).errors.map((e) => e.path)).toEqual(["questions[1].prompt"]);
+  });
+});
+
+describe("TeX budget", () => {
+  it("refuses a write asking for more than 1 000 formulas, naming the field where the budget ran out", async () => {
+    const quizId = await createQuiz();
+    // 600 formulas a prompt: two questions pass each alone, not together.
+    const prompt = "\\(a\\)".repeat(600);
+    const res = await call("/v1/quizzes", { body: { title: "Many formulas", questions: [html(tf(prompt)), html(tf(prompt))] } });
+    expectProblem(res, 400, "validation_failed");
+    expect((res.json as unknown as Errors).errors).toEqual([
+      {
+        path: "questions[1].prompt",
+        message:
+          "More than 1000 TeX formulas (or 200000 characters of TeX) in one write: write the questions in several requests.",
+      },
+    ]);
+    expect((await addQuestion(quizId, html(tf(prompt)))).prompt).toContain("<math>");
   });
 });
