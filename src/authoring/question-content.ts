@@ -22,7 +22,7 @@ export type StoredQuestionInput = QuestionInput & { readonly [STORED]: true };
  * One write's TeX budget: KaTeX takes about 0.2 ms a formula (docs/performance.md), and a request
  * of 200 questions of many fields each could otherwise ask for minutes of CPU. Past it → 400.
  */
-export const MAX_TEX_FORMULAS_PER_WRITE = 1000;
+const MAX_TEX_FORMULAS_PER_WRITE = 1000;
 const MAX_TEX_CHARS_PER_WRITE = 200_000;
 
 class TexBudgetExceeded extends Error {
