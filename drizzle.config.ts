@@ -8,6 +8,7 @@ export default defineConfig({
     "./src/db/events-schema.ts",
     "./src/db/lti-schema.ts",
     "./src/db/roster-schema.ts",
+    "./src/db/assets-schema.ts",
   ],
   out: "./drizzle",
 });

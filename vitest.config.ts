@@ -87,6 +87,7 @@ const GROWTH = [
   "test/interchange/linear-time.test.ts",
   "test/interchange/gift-linear.test.ts",
   "test/domain/content-linear.test.ts",
+  "test/domain/image-format-linear.test.ts",
 ];
 
 const testFiles = (dir: string): string[] =>

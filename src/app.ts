@@ -11,12 +11,13 @@ import { openApiDocument } from "./lib/openapi-document";
 import { SCOPES } from "./lib/scopes";
 import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { requestFrame } from "./middleware/frame";
-import { v1Guard } from "./middleware/guard";
+import { publicReadGuard, v1Guard } from "./middleware/guard";
 import { rateLimitOAuthEndpoints } from "./middleware/rate-limit";
 import { docsAssets, landingPage, reportsAssets } from "./middleware/security-headers";
 import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
+import { ASSET_UPLOAD, assetFilesRouter, assetsRouter, quizAssetsRouter } from "./routes/assets";
 import { eventsRouter } from "./routes/events";
 import { quizGradesRouter, userGradesRouter } from "./routes/grades";
 import { IMPORT_UPLOAD, importsRouter } from "./routes/imports";
@@ -48,6 +49,7 @@ const v1 = createRouter()
   .route("/users", userSubmissionsRouter)
   .route("/quizzes", quizGradesRouter)
   .route("/quizzes", resultsExportRouter)
+  .route("/quizzes", quizAssetsRouter)
   .route("/users", userGradesRouter)
   .route("/submissions", submissionsRouter)
   .route("/analytics", analyticsRouter)
@@ -56,6 +58,7 @@ const v1 = createRouter()
   .route("/oauth-clients", oauthClientsRouter)
   .route("/jobs", jobsRouter)
   .route("/imports", importsRouter)
+  .route("/assets", assetsRouter)
   .route("/events", eventsRouter)
   .route("/webhook-endpoints", webhookEndpointsRouter)
   .route("/lti", ltiRouter);
@@ -118,11 +121,15 @@ app.use(async (c, next) => {
   if (c.res.headers.get("content-type") === "application/json")
     c.res.headers.set("content-type", "application/json; charset=utf-8");
 });
+// The one /v1 read open to anyone, before the guard: an asset's bytes (GET and HEAD), counted per
+// IP as requests without a credential are. Its answer ends the chain, so v1Guard never sees it.
+app.use("/v1/assets/:id", publicReadGuard());
+const publicV1 = app.route("/v1/assets", assetFilesRouter);
 // The one guard of /v1 (src/middleware/guard.ts): identify the caller, count it (by credential,
 // else by IP), refuse it without a valid credential, and check its body (JSON everywhere, but an
-// import's file: its own media types and 10 MiB). Routes declare the scope they need beside their
-// definition.
-app.use("/v1/*", v1Guard({ "POST /v1/imports": IMPORT_UPLOAD }));
+// import's or an image's file: its own media types and size). Routes declare the scope they need
+// beside their definition.
+app.use("/v1/*", v1Guard({ "POST /v1/imports": IMPORT_UPLOAD, "POST /v1/assets": ASSET_UPLOAD }));
 // Every OAuth endpoint authenticates clients by secret: all are counted per IP, to slow guessing.
 app.use("/oauth/*", rateLimitOAuthEndpoints());
 
@@ -142,7 +149,7 @@ const health = createRoute({
 // GET /: a browser gets the landing page (a static asset); anyone else the JSON of serviceRouter.
 app.use("/", landingPage());
 
-const routes = app
+const routes = publicV1
   .route("/", serviceRouter({ name: pkg.name, version: pkg.version }))
   .route("/v1", v1)
   .route("/", oauthRouter)

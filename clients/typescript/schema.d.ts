@@ -2,6 +2,28 @@
 // openapi.json. Do not edit: change the API's zod schemas and regenerate.
 
 export interface paths {
+    "/v1/assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image's bytes (no credential)
+         * @description Answers the image with its media type, to anyone: no credential is needed (one sent is not looked at), since an asset id is 160 random bits and cannot be guessed. Counted per client IP under the anonymous rate limit.
+         *
+         *     Cacheable for a year by browsers and shared caches (`immutable`: the bytes of an id never change); `ETag` is the bytes' SHA-256, and `If-None-Match` with it answers 304. `HEAD` answers the same headers without the bytes. An unknown id (or one of another shape) → 404, not cached.
+         */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -380,6 +402,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quizzes/{id}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the assets a quiz's questions refer to
+         * @description Each asset whose url (`/v1/assets/ast_…`, or the absolute URL of one) appears in a text of one of the quiz's questions, once, in id order. Keyset pagination: pass `next_cursor` back as `cursor` until it is null.
+         */
+        get: operations["listQuizAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{id}/grades": {
         parameters: {
             query?: never;
@@ -433,6 +475,26 @@ export interface paths {
          * @description Replaces the whole set of answers; questions left out become unanswered. Once the submission is graded its answers are final → 409 submission_graded.
          */
         put: operations["replaceAnswers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/submissions/{id}/answers/{question_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save one answer, order-safe, while the submission is open
+         * @description Stores the response when seq is higher than the question's stored seq (raise it with every edit; a millisecond clock serves). A save whose seq is not higher changes nothing and answers 200 with the stored answer and stale: true, so saves may arrive out of order, twice or concurrently. response null clears the answer. A question the submission does not present → 400; a submission no longer open (grading started) → 409 submission_graded; from deadline_at on → 409 deadline_passed. What is graded is the highest-seq answer stored before grading started.
+         */
+        put: operations["saveAnswer"];
         post?: never;
         delete?: never;
         options?: never;
@@ -794,6 +856,30 @@ export interface paths {
          *     Refusals: a format not given and not recognised → 400 `unknown_format`; an unknown `quiz_id` → 404; another media type → 415; over 10 MiB → 413. What needs the file read fails the job instead, with `error: { code, detail }`: `unreadable_file` (not the format, truncated, malformed), `unsafe_xml` (a DOCTYPE or entity declaration), `unsafe_package` (over 1 000 entries or 100 MiB uncompressed, or an absolute or climbing entry path), `too_many_items` (over 1 000 items). Nothing of a refused file is written.
          */
         post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an image for questions' HTML text
+         * @description The image is the body, sent with its own Content-Type: image/png, image/jpeg, image/gif or image/webp, at most 5 MiB. Its format is checked from its bytes (the magic bytes, then the header its width and height are read from); bytes of another format, or a header that cannot be read, → 415, like any other Content-Type.
+         *
+         *     The same bytes are the same asset: uploading an image already stored answers 200 with the asset made the first time (same id, same created_at) and stores nothing; a new image answers 201. Either way Location is the asset's `url`, the `src` to give an `img` in HTML text.
+         *
+         *     An asset is kept while any question refers to it (docs/assets.md).
+         */
+        post: operations["createAsset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1310,33 +1396,6 @@ export interface components {
     schemas: {
         /**
          * @example {
-         *       "name": "quiz-api",
-         *       "version": "0.3.0",
-         *       "docs": "/docs",
-         *       "openapi": "/openapi.json"
-         *     }
-         */
-        ServiceIndex: {
-            /** @example quiz-api */
-            name: string;
-            /**
-             * @description The deployed version (package.json).
-             * @example 0.3.0
-             */
-            version: string;
-            /**
-             * @description The API reference page, on this origin.
-             * @example /docs
-             */
-            docs: string;
-            /**
-             * @description This OpenAPI document, on this origin.
-             * @example /openapi.json
-             */
-            openapi: string;
-        };
-        /**
-         * @example {
          *       "type": "/problems/validation_failed",
          *       "title": "Bad Request",
          *       "status": 400,
@@ -1379,6 +1438,33 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        /**
+         * @example {
+         *       "name": "quiz-api",
+         *       "version": "0.3.0",
+         *       "docs": "/docs",
+         *       "openapi": "/openapi.json"
+         *     }
+         */
+        ServiceIndex: {
+            /** @example quiz-api */
+            name: string;
+            /**
+             * @description The deployed version (package.json).
+             * @example 0.3.0
+             */
+            version: string;
+            /**
+             * @description The API reference page, on this origin.
+             * @example /docs
+             */
+            docs: string;
+            /**
+             * @description This OpenAPI document, on this origin.
+             * @example /openapi.json
+             */
+            openapi: string;
         };
         /**
          * @example {
@@ -3056,11 +3142,15 @@ export interface components {
          *       "answers": [
          *         {
          *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
-         *           "response": "a"
+         *           "response": "a",
+         *           "seq": 1795335120417,
+         *           "saved_at": "2026-11-22T08:12:00.000Z"
          *         },
          *         {
          *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
-         *           "response": false
+         *           "response": false,
+         *           "seq": 1795334400000,
+         *           "saved_at": "2026-11-22T08:00:00.000Z"
          *         }
          *       ],
          *       "score": 50,
@@ -3098,13 +3188,24 @@ export interface components {
             attempt: number;
             /** @enum {string} */
             status: "open" | "needs_review" | "graded";
+            /** @description The stored answer of each question answered, with its seq. */
             answers: {
                 question_id: string;
                 /**
-                 * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids; fill_in_blanks: an object of blank ids to strings of at most 1 000 characters.
+                 * @description null: cleared by a one-answer save (unanswered, earns 0).
                  * @example a
                  */
                 response: unknown;
+                /**
+                 * Format: int64
+                 * @description The seq of the write that stored it: a one-answer save's own, or the time in milliseconds of the whole-answers write (0 for answers stored before seqs existed).
+                 */
+                seq: number;
+                /**
+                 * Format: date-time
+                 * @description When it was written.
+                 */
+                saved_at: string;
             }[];
             /** @description Percentage 0–100 once graded, else null. */
             score: number | null;
@@ -3694,6 +3795,60 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "ast_7m2k9q4r8t1v5x3z6b0c2d4f6g8h0j1n",
+         *       "url": "/v1/assets/ast_7m2k9q4r8t1v5x3z6b0c2d4f6g8h0j1n",
+         *       "media_type": "image/png",
+         *       "bytes": 48213,
+         *       "width": 640,
+         *       "height": 480,
+         *       "sha256": "9f2c4d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e",
+         *       "created_at": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Asset: {
+            /**
+             * @description `ast_` and 32 lower-case Crockford base32 characters (160 random bits): not a ULID.
+             * @example ast_7m2k9q4r8t1v5x3z6b0c2d4f6g8h0j1n
+             */
+            id: string;
+            /**
+             * @description Where the image is served, without credentials: the path to write as an `img`'s `src` in HTML text.
+             * @example /v1/assets/ast_7m2k9q4r8t1v5x3z6b0c2d4f6g8h0j1n
+             */
+            url: string;
+            /**
+             * @description The format the bytes are (by their magic bytes).
+             * @enum {string}
+             */
+            media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+            /**
+             * Format: int64
+             * @description The size of the image in bytes.
+             * @example 48213
+             */
+            bytes: number;
+            /**
+             * Format: int64
+             * @description Pixels across, read from the image's header.
+             * @example 640
+             */
+            width: number;
+            /**
+             * Format: int64
+             * @description Pixels down, read from the image's header.
+             * @example 480
+             */
+            height: number;
+            /**
+             * @description Lower-case hex SHA-256 of the bytes; the ETag it is served with.
+             * @example 9f2c4d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e
+             */
+            sha256: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
          *       "answers": [
          *         {
          *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
@@ -3705,6 +3860,55 @@ export interface components {
         AnswersPut: {
             /** @description At most one answer per question; questions left out are unanswered and earn 0. */
             answers: components["schemas"]["AnswerInput"][];
+        };
+        /**
+         * @example {
+         *       "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "response": "b",
+         *       "seq": 1795335120417,
+         *       "saved_at": "2026-11-22T08:12:00.000Z",
+         *       "stale": false
+         *     }
+         */
+        SavedAnswer: {
+            /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
+            question_id: string;
+            /**
+             * @description The stored response; null: unanswered (cleared).
+             * @example a
+             */
+            response: unknown;
+            /**
+             * Format: int64
+             * @description The stored answer's seq.
+             */
+            seq: number;
+            /**
+             * Format: date-time
+             * @description When the stored answer was written.
+             */
+            saved_at: string;
+            /** @description true: the save's seq was not higher than the stored one, so it changed nothing and this is the answer stored before it. */
+            stale: boolean;
+        };
+        /**
+         * @example {
+         *       "response": "b",
+         *       "seq": 1795335120417
+         *     }
+         */
+        AnswerSave: {
+            /**
+             * @description As in the whole-answers PUT for the question's type; null clears the answer (its seq is kept).
+             * @example a
+             */
+            response: unknown;
+            /**
+             * Format: int64
+             * @description Raised by the client with every edit of the question (a millisecond clock serves): the stored answer is the one with the highest seq. 1 to 2^53 − 1.
+             * @example 1795335120417
+             */
+            seq: number;
         };
         /**
          * @example {
@@ -5262,6 +5466,156 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `ast_` and 32 lower-case Crockford base32 characters (160 random bits): not a ULID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: an asset's bytes never change. */
+                    "Cache-Control"?: string;
+                    /** @description The bytes' SHA-256 in hex, quoted. */
+                    ETag?: string;
+                    /** @description `default-src 'none'`. */
+                    "Content-Security-Policy"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the ETag. */
+            304: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`: an asset's bytes never change. */
+                    "Cache-Control"?: string;
+                    /** @description The bytes' SHA-256 in hex, quoted. */
+                    ETag?: string;
+                    /** @description `default-src 'none'`. */
+                    "Content-Security-Policy"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     serviceIndex: {
         parameters: {
             query?: never;
@@ -7948,7 +8302,9 @@ export interface operations {
                      *       "answers": [
                      *         {
                      *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
-                     *           "response": "a"
+                     *           "response": "a",
+                     *           "seq": 1795334400000,
+                     *           "saved_at": "2026-11-22T08:00:00.000Z"
                      *         }
                      *       ],
                      *       "score": null,
@@ -10919,6 +11275,187 @@ export interface operations {
             };
         };
     };
+    listQuizAssets: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The quiz's id; one of the wrong prefix or shape → 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of assets. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assets: components["schemas"]["Asset"][];
+                        /** @description Cursor of the next page, or null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listUserGrades: {
         parameters: {
             query?: {
@@ -11316,7 +11853,9 @@ export interface operations {
                      *       "answers": [
                      *         {
                      *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
-                     *           "response": "b"
+                     *           "response": "b",
+                     *           "seq": 1795334700000,
+                     *           "saved_at": "2026-11-22T08:05:00.000Z"
                      *         }
                      *       ],
                      *       "score": null,
@@ -11341,6 +11880,253 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Submission"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/submission_graded",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The submission is graded; its answers are final.",
+                     *       "code": "submission_graded",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    saveAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The submission's id; one of the wrong prefix or shape → 404. */
+                id: string;
+                /** @description A question the submission presents; one of the wrong prefix or shape → 404. */
+                question_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerSave"];
+            };
+        };
+        responses: {
+            /** @description The question's stored answer: this save's, or (stale) the one that stays. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedAnswer"];
                 };
             };
             /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
@@ -15665,6 +16451,269 @@ export interface operations {
                 };
             };
             /** @description The body is not application/zip, application/xml, text/xml or text/plain. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The image itself, at most 5 MiB; its Content-Type says its format, and the bytes must be that format. */
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "image/gif": string;
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description These bytes were already stored: the asset they are. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ast_7m2k9q4r8t1v5x3z6b0c2d4f6g8h0j1n",
+                     *       "url": "/v1/assets/ast_7m2k9q4r8t1v5x3z6b0c2d4f6g8h0j1n",
+                     *       "media_type": "image/png",
+                     *       "bytes": 48213,
+                     *       "width": 640,
+                     *       "height": 480,
+                     *       "sha256": "9f2c4d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e",
+                     *       "created_at": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            /** @description The new asset; Location is its url. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ast_7m2k9q4r8t1v5x3z6b0c2d4f6g8h0j1n",
+                     *       "url": "/v1/assets/ast_7m2k9q4r8t1v5x3z6b0c2d4f6g8h0j1n",
+                     *       "media_type": "image/png",
+                     *       "bytes": 48213,
+                     *       "width": 640,
+                     *       "height": 480,
+                     *       "sha256": "9f2c4d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e",
+                     *       "created_at": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The image is larger than 5 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not image/png, image/jpeg, image/gif or image/webp, or its bytes are not the format its Content-Type names. */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { assetReferenceStatements } from "../authoring/asset-references";
 import { MAX_QUESTIONS_PER_QUIZ } from "../authoring/question.schemas";
 import { type QuestionRow, questionEventObject, snapshotVersions, withinRowBudget } from "../authoring/question-rows";
 import { type QuizRow, serializeQuiz } from "../authoring/quiz-rows";
@@ -57,6 +58,8 @@ export function importBatch(db: Database, write: ImportWrite): D1PreparedStateme
   });
   const ids = JSON.stringify(rows.map((row) => row.id));
   statements.push(prepared(db, snapshotVersions(db, sql`${questions.id} IN (SELECT value FROM json_each(${ids}))`)));
+  // An id in an imported text that names no asset here stays as written, unrecorded.
+  statements.push(...assetReferenceStatements(db, rows, { unknown: "skip" }));
   if (write.newQuiz) {
     // The event carries the quiz as POST /v1/quizzes would have answered it, question ids included.
     const created = { ...serializeQuiz(write.newQuiz, rows.length), question_ids: rows.map((row) => row.id) };

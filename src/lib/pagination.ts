@@ -21,10 +21,12 @@ export function encodeCursor(after: string | number): string {
     .replace(/=+$/, "");
 }
 
-type SortKind = IdKind | "position";
+/** A sort key: an id of a kind, a question's position, or a string key the list's own test accepts (an asset id). */
+type SortKind = IdKind | "position" | { isKey: (value: string) => boolean };
 
 function isSortKey(kind: SortKind, after: unknown): boolean {
   if (kind === "position") return typeof after === "number" && Number.isInteger(after) && after >= 0;
+  if (typeof kind === "object") return typeof after === "string" && kind.isKey(after);
   return typeof after === "string" && isId(kind, after);
 }
 

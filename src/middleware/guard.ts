@@ -33,3 +33,17 @@ export function v1Guard(uploads: UploadRules): MiddlewareHandler<AppEnv> {
     }
   };
 }
+
+/**
+ * The guard of the few /v1 reads that need no credential (an asset's bytes: its id is 160 random
+ * bits), mounted before v1Guard for GET and HEAD only: counted per client IP under the anonymous
+ * limit (429 past it) whatever credential is sent, which is never looked up. Other methods on the
+ * same paths go on to v1Guard.
+ */
+export function publicReadGuard(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
+    await countCaller(c, undefined);
+    await next();
+  };
+}

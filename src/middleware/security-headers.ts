@@ -16,8 +16,9 @@ const ORIGIN_NAMING_DOCUMENTS = new Set(["/openapi.json", "/.well-known/oauth-au
  * SAMEORIGIN). Hono's legacy browser headers (X-XSS-Protection, X-Download-Options,
  * X-DNS-Prefetch-Control, X-Permitted-Cross-Domain-Policies, Origin-Agent-Cluster) are left out:
  * every header is copied on every answer, and these protect nothing here. Built once; each answer
- * gets them in one pass over this list, replacing any a handler set. (secureHeaders also deleted
- * X-Powered-By, which nothing here sets.)
+ * gets them in one pass over this list, replacing any a handler set, but for an answer's own
+ * `Cross-Origin-Resource-Policy: cross-origin` (an asset's bytes, which pages of other origins
+ * show as images). (secureHeaders also deleted X-Powered-By, which nothing here sets.)
  */
 const SECURITY_HEADERS: readonly (readonly [name: string, value: string])[] = Object.freeze([
   ["Cross-Origin-Resource-Policy", "same-origin"],
@@ -45,7 +46,9 @@ export function setAnswerHeaders(c: Context<AppEnv>): void {
       res.status === 200 && PUBLIC_DOCUMENTS.has(path) && (!ORIGIN_NAMING_DOCUMENTS.has(path) || config(c.env).issuer !== null);
     headers.set("Cache-Control", cacheable ? "public, max-age=300" : "no-store");
   }
+  const crossOrigin = headers.get("cross-origin-resource-policy") === "cross-origin";
   for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
+  if (crossOrigin) headers.set("Cross-Origin-Resource-Policy", "cross-origin");
 }
 
 /**

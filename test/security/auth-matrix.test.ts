@@ -8,6 +8,7 @@ import { SCOPES, type Scope } from "../../src/lib/scopes";
 import { keptGrade, learner, ledger } from "../lti/learners";
 import { newPlatform, planRoster, rosterLaunch, type TestPlatform, unique as uniqueName } from "../lti/platform";
 import { type AnswerOf, type CallOptions, call, callRaw, expectProblem, type KnownPath, seedApiKey } from "../support/call";
+import { png } from "../support/images";
 
 /**
  * §3 over every /v1 route the app serves: each credential that must be refused is refused with
@@ -19,8 +20,8 @@ import { type AnswerOf, type CallOptions, call, callRaw, expectProblem, type Kno
 interface Req {
   path: string;
   body?: unknown;
-  /** A body that is not JSON (an import's file), with its media type. */
-  file?: { body: string; type: string };
+  /** A body that is not JSON (an import's file, an image), with its media type. */
+  file?: { body: string | Uint8Array; type: string };
 }
 
 interface RouteCase {
@@ -41,6 +42,7 @@ interface RouteCase {
 const REALM = 'Bearer realm="quiz"';
 const unique = (label: string) => `${label} ${crypto.randomUUID()}`;
 /** Each request from its own client IP, so that no per-IP limit on unauthenticated calls trips here. */
+const randomSeed = () => crypto.getRandomValues(new Uint32Array(1))[0]!;
 const randomIp = () => `10.${[...crypto.getRandomValues(new Uint8Array(3))].join(".")}`;
 
 // ── fixtures, all made by the file's admin key ──────────────────────────────────────────────
@@ -113,6 +115,8 @@ interface Fixtures {
   client: string;
   /** A loopback LTI platform (test/lti-platform.ts), a ledger row of one of its learners, a launch with its roster (NRPS). */
   lti: { platform: TestPlatform; passback: string; rosterLaunch: string };
+  /** An image's URL (/v1/assets/ast_…). */
+  asset: string;
 }
 let f: Fixtures;
 
@@ -205,6 +209,11 @@ const ROUTES: Record<string, RouteCase> = {
       file: { body: `${unique("Capital of France?")}\nA. Paris\nB. Lyon\nANSWER: A\n`, type: "text/plain" },
     }),
   },
+  "POST /v1/assets": {
+    scope: "quizzes:write",
+    build: async () => ({ path: "/v1/assets", file: { body: png(2, 2, randomSeed()), type: "image/png" } }),
+  },
+  "GET /v1/quizzes/:id/assets": { scope: "quizzes:read", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/assets` }) },
   "POST /v1/quizzes/:id/regrade": {
     scope: "quizzes:write",
     build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/regrade`, body: { policy: "higher_of" } }),
@@ -227,6 +236,13 @@ const ROUTES: Record<string, RouteCase> = {
     build: async () => ({
       path: `/v1/submissions/${f.open}/answers`,
       body: { answers: [{ question_id: f.quiz.questionId, response: true }] },
+    }),
+  },
+  "PUT /v1/submissions/:id/answers/:question_id": {
+    scope: "submissions:write",
+    build: async () => ({
+      path: `/v1/submissions/${f.open}/answers/${f.quiz.questionId}`,
+      body: { response: true, seq: Date.now() },
     }),
   },
   "POST /v1/submissions/:id/grade": {
@@ -361,6 +377,14 @@ const ROUTES: Record<string, RouteCase> = {
   "POST /v1/quizzes/:id/lti/resync": { scope: "admin", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/lti/resync` }) },
 };
 
+/**
+ * The /v1 routes open to anyone (CONTRACT §19: an asset's id is unguessable): no credential is
+ * needed, and one sent is not looked at, whatever it is.
+ */
+const PUBLIC_ROUTES: Record<string, { build: () => Promise<Req> }> = {
+  "GET /v1/assets/:id": { build: async () => ({ path: f.asset }) },
+};
+
 /** The /v1 routes the app serves, one entry per method and path. */
 function servedRoutes(): string[] {
   const served = app.routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/v1/")).map((r) => `${r.method} ${r.path}`);
@@ -423,7 +447,14 @@ beforeAll(async () => {
   await keptGrade(quiz.id, taker, { earned: 1, possible: 1 });
   const [row] = await ledger(`&user_id=${taker.userId}`);
   const roster = await rosterLaunch(platform, await planRoster(platform, { pages: [[]] }));
-  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row!.id, rosterLaunch: roster.launch_id } };
+  const image = await callRaw("/v1/assets", {
+    raw: png(3, 3, randomSeed()),
+    headers: { "content-type": "image/png" },
+    auth: nextAdmin(),
+  });
+  expect(image.status, image.text).toBe(201);
+  const asset = (image.json as { url: string }).url;
+  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row!.id, rosterLaunch: roster.launch_id }, asset };
 
   // One client holding every scope hands out a token per scope.
   const tokenClient = await ok("/v1/oauth-clients", { name: "matrix", scopes: [...SCOPES] });
@@ -478,9 +509,34 @@ describe("the route table", () => {
   it("lists every /v1 route the app serves, and only those", () => {
     const served = servedRoutes();
     expect(served.length).toBeGreaterThan(0);
+    const listed = { ...ROUTES, ...PUBLIC_ROUTES };
     for (const route of served)
-      expect(ROUTES, `${route} is served but missing from ROUTES in auth-matrix.test.ts`).toHaveProperty([route]);
-    for (const route of Object.keys(ROUTES)) expect(served, `${route} is in ROUTES but not served`).toContain(route);
+      expect(listed, `${route} is served but missing from ROUTES in auth-matrix.test.ts`).toHaveProperty([route]);
+    for (const route of Object.keys(listed)) expect(served, `${route} is in ROUTES but not served`).toContain(route);
+    for (const route of Object.keys(PUBLIC_ROUTES)) expect(ROUTES, `${route} is public and guarded`).not.toHaveProperty([route]);
+  });
+});
+
+describe.each(Object.entries(PUBLIC_ROUTES))("%s (public)", (name, route) => {
+  const method = name.slice(0, name.indexOf(" "));
+
+  it("no credential → 200, without WWW-Authenticate", async () => {
+    const res = await send(method, await route.build(), {});
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get("www-authenticate")).toBeNull();
+  });
+
+  it("invalid, unknown, revoked, expired or rotated-out credentials are not looked at → 200", async () => {
+    const req = await route.build();
+    for (const { name: what, headers } of refused) {
+      const res = await send(method, req, headers);
+      expect(res.status, `${what}: ${res.text}`).toBe(200);
+    }
+  });
+
+  it("a key without any of the API's scopes but one → 200", async () => {
+    const res = await send(method, await route.build(), bearer(keys.get("users:read")!));
+    expect(res.status, res.text).toBe(200);
   });
 });
 

@@ -28,11 +28,13 @@ for (let cursor: string | undefined; ; ) {
   cursor = page.cursor;
 }
 
-for (let cursor: string | undefined; ; ) {
-  const page: R2Objects = await env.UPLOADS.list(cursor ? { cursor } : {});
-  if (page.objects.length > 0) await env.UPLOADS.delete(page.objects.map((o) => o.key));
-  if (!page.truncated) break;
-  cursor = page.cursor;
+for (const bucket of [env.UPLOADS, env.ASSETS_BUCKET]) {
+  for (let cursor: string | undefined; ; ) {
+    const page: R2Objects = await bucket.list(cursor ? { cursor } : {});
+    if (page.objects.length > 0) await bucket.delete(page.objects.map((o) => o.key));
+    if (!page.truncated) break;
+    cursor = page.cursor;
+  }
 }
 
 // What this runtime's isolate remembers of the previous file's data: the admin key the helpers

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, gte, ne, type SQL, sql } from "drizzle-orm";
+import { assetReferenceStatements, refuseUnknownAssets, unknownAssetFailure } from "../../authoring/asset-references";
 import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../../authoring/question.schemas";
 import { type StoredQuestionInput, storedQuestions } from "../../authoring/question-content";
 import {
@@ -102,6 +103,7 @@ export async function createQuestion(
   const [stored] = await storedQuestions([input], origin);
   const now = isoNow();
   const row = questionRow(quizId, stored as StoredQuestionInput, 0, now);
+  await refuseUnknownAssets(db, [row], () => "");
   const total = questionTotal(quizId);
   // NULL when the quiz is full: the NOT NULL constraint then fails the batch, which rolls back whole.
   // Also NULL when its answers could overflow a submission's row: told apart after the failure.
@@ -131,11 +133,14 @@ export async function createQuestion(
     positionIntoEvent(db, row.id),
     prepared(db, snapshotVersions(db, eq(questions.id, row.id))),
     prepared(db, touchQuiz(db, quizId, now)),
+    ...assetReferenceStatements(db, [row], { unknown: "refuse" }),
   );
   let results: D1Result<{ position: number }>[];
   try {
     results = await commit<{ position: number }>(db, wakeUps, statements);
   } catch (error) {
+    const gone = unknownAssetFailure(error);
+    if (gone) throw gone;
     const text = errorChainText(error);
     if (text.includes("NOT NULL constraint failed: questions.position")) {
       const [room] = await db.all<{ fits: number }>(sql`SELECT ${fits} AS fits`);
@@ -228,6 +233,7 @@ export async function updateQuestion(
       stored as StoredQuestionInput,
       requested === undefined ? read.position : Math.min(requested, total),
     );
+    await refuseUnknownAssets(db, [next], () => "");
     const keepsPool = await leavingPool(db, read, next.pool);
     const fits = withinRowBudget(quizId, next.answerBytes, read.id);
     if (next.answerBytes > read.answerBytes) {
@@ -258,6 +264,8 @@ export async function updateQuestion(
         ),
       );
     const { id: _id, quizId: _quizId, createdAt: _createdAt, ...changes } = next;
+    // Before the update, under its guard: the references change exactly when the question does.
+    statements.push(...assetReferenceStatements(db, [next], { replace: true, unknown: "refuse", when: guard }));
     const writeAt = statements.length;
     const [before, after] = [questionEventObject(read), questionEventObject(next)];
     statements.push(
@@ -276,7 +284,9 @@ export async function updateQuestion(
       prepared(db, snapshotVersions(db, eq(questions.id, read.id))),
       prepared(db, touchQuiz(db, quizId, next.updatedAt)),
     );
-    const results = await commit(db, wakeUps, statements);
+    const results = await commit(db, wakeUps, statements).catch((error: unknown) => {
+      throw unknownAssetFailure(error) ?? error;
+    });
     if (results[writeAt]?.meta.changes === 1) return next;
   }
   throw concurrentUpdate("The quiz's questions");

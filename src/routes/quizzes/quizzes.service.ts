@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { and, count, eq, sql } from "drizzle-orm";
+import { assetReferenceStatements, refuseUnknownAssets, unknownAssetFailure } from "../../authoring/asset-references";
 import { storedQuestions } from "../../authoring/question-content";
 import { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "../../authoring/question-rows";
 import { type QuizRow, serializeQuiz as serializeQuizRow } from "../../authoring/quiz-rows";
@@ -71,6 +72,7 @@ export async function createQuiz(db: Database, wakeUps: WakeUps, input: z.infer<
   const questionRows = stored.map((q, i) => questionRow(quiz.id, q, i + 1, now));
   checkSettings(input.settings, poolSizes(questionRows));
   if (questionRows.reduce((sum, row) => sum + row.answerBytes, 0) > ANSWER_ROW_BUDGET) throw rowBudgetExceeded("questions");
+  await refuseUnknownAssets(db, questionRows, (i) => `questions.${i}`);
   // The event carries the quiz as this request answers it (docs/webhooks.md), question ids included.
   const created = { ...serializeQuiz(quiz, questionRows.length), question_ids: questionRows.map((row) => row.id) };
   await commit(db, wakeUps, [
@@ -79,7 +81,10 @@ export async function createQuiz(db: Database, wakeUps: WakeUps, input: z.infer<
     prepared(db, snapshotVersions(db, eq(questions.quizId, quiz.id))),
     eventStatement(db, { type: "quiz.created", object: created }),
     ...questionRows.map((row) => eventStatement(db, { type: "question.created", object: questionEventObject(row) })),
-  ]);
+    ...assetReferenceStatements(db, questionRows, { unknown: "refuse" }),
+  ]).catch((error: unknown) => {
+    throw unknownAssetFailure(error) ?? error;
+  });
   return created;
 }
 
