@@ -3354,6 +3354,11 @@ export interface components {
         PresentedQuestion: {
             /** @enum {string} */
             type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
+            /**
+             * @description How its texts are read: `"text"` plain, `"html"` a sanitized HTML fragment (docs/content.md).
+             * @enum {string}
+             */
+            content_format: "text" | "html";
             prompt: string;
             points: number;
             options?: components["schemas"]["ChoiceOption"][];
