@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { contentOptions } from "../authoring/question-content";
 import type { QuizRow } from "../authoring/quiz-rows";
 import { commit, type WakeUps } from "../db/after-commit";
 import { jobs, quizzes } from "../db/schema";
@@ -73,7 +74,10 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
   let target = await targetQuiz(db, job, params);
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = isoNow();
-    const plan = planImport(read, target, now);
+    // KaTeX only when an item is HTML holding TeX (no origin: an imported img names an asset by its path);
+    // the write's TeX budget starts afresh with each plan.
+    const content = await contentOptions(read.items.map((item) => item.question));
+    const plan = planImport(read, target, now, content);
     const newQuiz = params.new_quiz ? quizRow(job.quizId, quizTitle(params, read, now), now) : undefined;
     const result = importResult(params.format, plan.rows.length > 0 ? job.quizId : null, plan.report);
     const batch = importBatch(db, {
