@@ -1,3 +1,4 @@
+import { contentOptions } from "../authoring/question-content";
 import { eq, sql } from "drizzle-orm";
 import type { QuizRow } from "../authoring/quiz-rows";
 import { commit, type WakeUps } from "../db/after-commit";
@@ -71,9 +72,11 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
     );
   }
   let target = await targetQuiz(db, job, params);
+  // KaTeX only when an item is HTML holding TeX (no origin: an imported img names an asset by its path).
+  const content = await contentOptions(read.items.map((item) => item.question));
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = isoNow();
-    const plan = planImport(read, target, now);
+    const plan = planImport(read, target, now, content);
     const newQuiz = params.new_quiz ? quizRow(job.quizId, quizTitle(params, read, now), now) : undefined;
     const result = importResult(params.format, plan.rows.length > 0 ? job.quizId : null, plan.report);
     const batch = importBatch(db, {

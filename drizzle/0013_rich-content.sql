@@ -17,4 +17,5 @@ CREATE TABLE `assets` (
 	`created_at` text NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `assets_sha256_unique` ON `assets` (`sha256`);
+CREATE UNIQUE INDEX `assets_sha256_unique` ON `assets` (`sha256`);--> statement-breakpoint
+ALTER TABLE `questions` ADD `content_format` text DEFAULT 'text' NOT NULL;
