@@ -44,6 +44,8 @@ export interface ReadOptions {
   /** The upload's media type (used to recognise the format when none is given). */
   mediaType?: string;
   format?: ImportFormat;
+  /** The service's origin, so that an absolute URL of one of its assets is kept as the asset's path. */
+  origin?: string;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface ReadOptions {
  */
 export function readQuestionBank(bytes: Uint8Array, options: ReadOptions = {}): ImportResult<ImportFormat> {
   const format = options.format ?? recogniseFormat(bytes, options.mediaType);
-  const result = formatOf(format).read(bytes, new WorkBudget());
+  const result = formatOf(format).read(bytes, new WorkBudget(), { origin: options.origin });
   if (result.items.length > BUDGET.items) throw tooManyItems(result.items.length);
   return result;
 }

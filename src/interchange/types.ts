@@ -4,6 +4,7 @@
  * and return a file.
  */
 import type { z } from "@hono/zod-openapi";
+import type { ImportedImage } from "./images";
 import type { GradableQuestion, QuestionInput as QuestionInputSchema, QuestionType } from "../domain/question-types";
 
 /**
@@ -49,6 +50,8 @@ export interface ImportResult<Format extends string = string> {
   /** The quiz title the file carries (a QTI test's or package's title), if any. */
   title?: string;
   items: ImportedItem[];
+  /** The images the items' texts name by asset path (images.ts), to be stored as assets before they are written. */
+  images?: ImportedImage[];
 }
 
 /** A question as the API returns it to a `quizzes:write` credential (keys included), as the writers read it. */

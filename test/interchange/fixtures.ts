@@ -16,6 +16,11 @@ import numericToleranceV2p1 from "./fixtures/qti/numeric-tolerance-v2p1.xml?raw"
 import orderV3 from "./fixtures/qti/order-v3.xml?raw";
 import packageManifest from "./fixtures/qti/package/imsmanifest.xml?raw";
 import packageTest from "./fixtures/qti/package/warm-up.xml?raw";
+import richManifest from "./fixtures/qti/rich/imsmanifest.xml?raw";
+import richBeaker from "./fixtures/qti/rich/items/beaker.xml?raw";
+import richFlask from "./fixtures/qti/rich/items/flask.xml?raw";
+import richLost from "./fixtures/qti/rich/items/lost.xml?raw";
+import richSpeed from "./fixtures/qti/rich/items/speed.xml?raw";
 import textEntryV3 from "./fixtures/qti/text-entry-v3.xml?raw";
 import trueFalseV3 from "./fixtures/qti/true-false-v3.xml?raw";
 
@@ -37,6 +42,14 @@ export const QTI = {
   textEntryV3,
   trueFalseV3,
   package: { manifest: packageManifest, test: packageTest },
+  /** A package whose items hold HTML, MathML and images (the images are added by the tests: see images.ts). */
+  rich: {
+    "imsmanifest.xml": richManifest,
+    "items/flask.xml": richFlask,
+    "items/speed.xml": richSpeed,
+    "items/beaker.xml": richBeaker,
+    "items/lost.xml": richLost,
+  },
 };
 
 export const bytes = (text: string) => new TextEncoder().encode(text);

@@ -17,6 +17,12 @@ export interface FileStart {
   plain?: { text: string; lines: string[] };
 }
 
+/** What a read knows of where it runs. */
+export interface ReadContext {
+  /** The service's origin: a text's `img` may name one of its assets by its absolute URL (GIFT's exports do). */
+  origin?: string;
+}
+
 /** A writer of one export format: the quiz and its questions (keys included) in, a file out. */
 export type Writer = (quiz: QuizForExport, questions: QuizQuestion[]) => ExportFile;
 
@@ -31,7 +37,7 @@ export interface Format<Id extends string = string, MediaType extends string = s
    */
   recognise(start: FileStart): number;
   /** The upload's items in source order with their report entries, within the read's one budget; refusals throw InterchangeError. */
-  read(bytes: Uint8Array, budget: WorkBudget): ImportResult<Id>;
+  read(bytes: Uint8Array, budget: WorkBudget, context: ReadContext): ImportResult<Id>;
   /** Its writers, by the name of the export format (`?format=` of GET /v1/quizzes/{id}/export). */
   write?: Readonly<Record<Export, Writer>>;
 }
