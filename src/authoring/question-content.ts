@@ -65,7 +65,11 @@ export async function contentOptions(inputs: readonly unknown[], origin?: string
 }
 
 /** The request's questions as stored, or a 400 naming every field refused (at `prefix`, as `questions[2]`). */
-export async function storedQuestions(inputs: readonly QuestionInput[], origin?: string, prefix = ""): Promise<StoredQuestionInput[]> {
+export async function storedQuestions(
+  inputs: readonly QuestionInput[],
+  origin?: string,
+  prefix = "",
+): Promise<StoredQuestionInput[]> {
   const options = await contentOptions(inputs, origin);
   const errors: FieldError[] = [];
   const stored = inputs.map((input, i) => {

@@ -8,8 +8,8 @@ import { shownCommentary, shownDefinition } from "../domain/reveal";
 import type { Database } from "../env";
 import { validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import type { StoredQuestionInput } from "./question-content";
 import type { Question } from "./question.schemas";
+import type { StoredQuestionInput } from "./question-content";
 
 /** A question's row, its versions, and its representations: for the API and for events. */
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { QUESTION_INPUTS, QUESTION_TYPE_MODULES, QUESTION_TYPES, SHOWN_FIELDS } from "../domain/question-types";
 import { CONTENT_FORMATS } from "../domain/content/question-content";
+import { QUESTION_INPUTS, QUESTION_TYPE_MODULES, QUESTION_TYPES, SHOWN_FIELDS } from "../domain/question-types";
 import { common } from "../domain/question-types/input";
 import { idSchema } from "../lib/ids";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { CONTENT_FORMATS } from "../domain/content/question-content";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { SubmittedAnswer } from "../domain/answers";
+import { CONTENT_FORMATS } from "../domain/content/question-content";
 import type { StoredAnswerResult } from "../domain/grading";
 import { ITEM_ATTEMPTS, type ItemSumsTuple, type OptionSumsTuple } from "../domain/item-analysis";
 import { JOB_STATUSES, JOB_TYPES } from "../domain/jobs";

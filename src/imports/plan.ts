@@ -1,8 +1,8 @@
-import { storeContent } from "../authoring/question-content";
 import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../authoring/question.schemas";
-import type { SanitizeOptions } from "../domain/content/sanitize";
+import { storeContent } from "../authoring/question-content";
 import { type QuestionRow, questionRow } from "../authoring/question-rows";
 import { ANSWER_ROW_BUDGET } from "../domain/answers";
+import type { SanitizeOptions } from "../domain/content/sanitize";
 import type { ImportResult, ReportEntry } from "../interchange";
 import type { ImportReportLine } from "../jobs/jobs";
 import { fieldErrors } from "../lib/validation";
@@ -58,7 +58,10 @@ export function planImport(result: ImportResult, quiz: TargetQuiz, now: string, 
     }
     const stored = storeContent(parsed.data, content);
     if (stored.errors) {
-      const why = stored.errors.slice(0, 3).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message).replace(/\.$/, "")).join("; ");
+      const why = stored.errors
+        .slice(0, 3)
+        .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message).replace(/\.$/, ""))
+        .join("; ");
       report.push(skipped(entry, `Skipped: the API refuses the question it would become (${why}).`));
       continue;
     }

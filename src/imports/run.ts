@@ -1,5 +1,5 @@
-import { contentOptions } from "../authoring/question-content";
 import { eq, sql } from "drizzle-orm";
+import { contentOptions } from "../authoring/question-content";
 import type { QuizRow } from "../authoring/quiz-rows";
 import { commit, type WakeUps } from "../db/after-commit";
 import { jobs, quizzes } from "../db/schema";
@@ -13,6 +13,7 @@ import { errorChainText } from "../lib/errors";
 import { logger } from "../lib/log";
 import { textProblem } from "../lib/text";
 import { isoNow } from "../lib/time";
+import { hashImages, putImages, referredAssets, resolveImages } from "./assets";
 import { planImport, type TargetQuiz } from "./plan";
 import { importResult } from "./report";
 import type { ImportParams } from "./start";
@@ -60,7 +61,7 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
   if (!bytes) throw new ImportFailure("internal_error", "The uploaded file is no longer stored; upload it again.");
   let read: ImportResult;
   try {
-    read = readQuestionBank(bytes, { format: params.format, mediaType: params.media_type });
+    read = readQuestionBank(bytes, { format: params.format, mediaType: params.media_type, origin: params.origin });
   } catch (error) {
     if (error instanceof InterchangeError) throw new ImportFailure(error.code, error.detail);
     // Reading is pure work on the file's bytes: a delivery again would fail the same way, so the
@@ -74,9 +75,15 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
   let target = await targetQuiz(db, job, params);
   // KaTeX only when an item is HTML holding TeX (no origin: an imported img names an asset by its path).
   const content = await contentOptions(read.items.map((item) => item.question));
+  const hashed = await hashImages(read.images ?? []);
+  const put = new Set<string>();
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = isoNow();
+    // The images as stored now (an image already an asset is that asset), then the plan that names them.
+    const fresh = await resolveImages(db, read, hashed, now);
     const plan = planImport(read, target, now, content);
+    const assets = referredAssets(plan.rows, fresh);
+    await putImages(env, assets, hashed, put);
     const newQuiz = params.new_quiz ? quizRow(job.quizId, quizTitle(params, read, now), now) : undefined;
     const result = importResult(params.format, plan.rows.length > 0 ? job.quizId : null, plan.report);
     const batch = importBatch(db, {
@@ -87,6 +94,7 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
       quizId: job.quizId,
       questionCount: target.questionCount,
       rows: plan.rows,
+      assets,
       result,
     });
     try {

@@ -41,7 +41,10 @@ export const textAsHtml = (text: string) => escapeHtml(text).replace(/\r\n?|\n/g
  * not text ("skip": not looked into) or is the format's own structure ("descend": looked into,
  * not markup itself). One pass over the nodes.
  */
-export function holdsMarkup(nodes: XmlNode[], kind: (e: XmlElement) => "skip" | "descend" | undefined = () => undefined): boolean {
+export function holdsMarkup(
+  nodes: XmlNode[],
+  kind: (e: XmlElement) => "skip" | "descend" | undefined = () => undefined,
+): boolean {
   const stack: XmlNode[] = [...nodes];
   while (stack.length > 0) {
     const node = stack.pop() as XmlNode;
@@ -77,11 +80,12 @@ export function treeHtml(
   options: { inline?: (e: XmlElement) => string | undefined; src?: (src: string) => string } = {},
 ): string {
   const out: string[] = [];
+  let pre = 0;
   const walk = (list: XmlNode[]) => {
     for (const node of list) {
       if (typeof node === "string") {
-        // White space is one space in HTML but in `pre`: the source's indentation says nothing.
-        out.push(escapeHtml(node.replace(/\s+/g, " ")));
+        // HTML's white space is one space but in `pre`: the source's indentation says nothing (a no-break space is text).
+        out.push(escapeHtml(pre > 0 ? node : node.replace(/[ \t\n\r\f]+/g, " ")));
         continue;
       }
       const own = options.inline?.(node);
@@ -96,7 +100,9 @@ export function treeHtml(
       }
       out.push(">");
       if (VOID.has(node.name)) continue;
+      if (node.name === "pre") pre++;
       walk(node.children);
+      if (node.name === "pre") pre--;
       out.push(`</${node.name}>`);
     }
   };
@@ -130,12 +136,19 @@ export function sanitizeQuestion(q: QuestionInput, options: SanitizeOptions = {}
 }
 
 /** The notes naming the removals (a note each for losses and for presentation). */
-export function removalNotes({ losses, presentation }: HtmlRemovals): { losses: string[]; remarks: string[] } {
+export function removalNotes(removals: HtmlRemovals): { losses: string[]; remarks: string[] } {
+  // An element removed takes its attributes with it: naming them too says nothing more.
+  const elements = new Set(removals.losses.filter((r) => !r.includes("@")));
+  const own = (r: string) => !r.includes("@") || !elements.has(r.slice(0, r.indexOf("@")));
+  const losses = removals.losses.filter(own);
+  const presentation = removals.presentation.filter(own);
   const list = (names: string[]) => names.map((n) => (n.startsWith("#") ? n.slice(1) : `<${n.replace("@", " ")}>`)).join(", ");
   return {
     losses: losses.length > 0 ? [`The allow-list of formatted text removed: ${list(losses)}.`] : [],
     remarks:
-      presentation.length > 0 ? [`Presentation the allow-list does not keep was removed (no text lost): ${list(presentation)}.`] : [],
+      presentation.length > 0
+        ? [`Presentation the allow-list does not keep was removed (no text lost): ${list(presentation)}.`]
+        : [],
   };
 }
 

@@ -23,6 +23,7 @@ export {
   type ImportFormat,
 } from "./formats";
 export { RECOGNISE_PREFIX_BYTES } from "./formats/recognise";
+export type { ImportedImage } from "./images";
 export type * from "./types";
 
 /** The format of an upload, told from its start: the format that claims it most surely (formats/). */

@@ -4,8 +4,8 @@
  * and return a file.
  */
 import type { z } from "@hono/zod-openapi";
-import type { ImportedImage } from "./images";
 import type { GradableQuestion, QuestionInput as QuestionInputSchema, QuestionType } from "../domain/question-types";
+import type { ImportedImage } from "./images";
 
 /**
  * A question input as the API's schema takes it (domain/question-types: `QuestionInput`, the body

@@ -20,7 +20,14 @@ import { HOSTILE_HTML } from "../support/hostile-html";
 import { strictProblem } from "../support/strict-html";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--headless",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-sync",
+];
 const SETUP_TIMEOUT_MS = 240_000;
 const PAGE_ORIGIN = "https://content.test";
 /** The page: a hook any payload would call, and links that do not navigate (a javascript: one would still run). */

@@ -3,6 +3,7 @@
 import aikenCapitals from "./fixtures/aiken/capitals.txt?raw";
 import giftKinds from "./fixtures/gift/moodle-doc-kinds.gift?raw";
 import moodleTypes from "./fixtures/moodle/question-types.xml?raw";
+import moodleRich from "./fixtures/moodle/rich-content.xml?raw";
 import blanksV2p2 from "./fixtures/qti/blanks-v2p2.xml?raw";
 import choiceMultipleUnequalV3 from "./fixtures/qti/choice-multiple-unequal-v3.xml?raw";
 import choiceMultipleV2p2 from "./fixtures/qti/choice-multiple-v2p2.xml?raw";
@@ -26,7 +27,7 @@ import trueFalseV3 from "./fixtures/qti/true-false-v3.xml?raw";
 
 export const GIFT = { kinds: giftKinds };
 export const AIKEN = { capitals: aikenCapitals };
-export const MOODLE = { types: moodleTypes };
+export const MOODLE = { types: moodleTypes, rich: moodleRich };
 export const QTI = {
   blanksV2p2,
   choiceV2p1,

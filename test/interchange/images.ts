@@ -17,4 +17,6 @@ export function bigPng(size: number): Uint8Array {
 }
 
 /** A Windows bitmap's first bytes: an image, but not of a format the service keeps. */
-export const BMP = new Uint8Array([0x42, 0x4d, 0x3a, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 0x28, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0x18, 0]);
+export const BMP = new Uint8Array([
+  0x42, 0x4d, 0x3a, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 0x28, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0x18, 0,
+]);

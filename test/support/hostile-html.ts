@@ -39,8 +39,14 @@ export const HOSTILE_HTML: readonly (readonly [name: string, html: string])[] = 
   ["a href with an encoded newline", `<a href="jav&#x0A;ascript:${RUN}">x</a>`],
   ["a href with &colon;", `<a href="javascript&colon;${RUN}">x</a>`],
   ["a href with decimal references", `<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;${RUN}">x</a>`],
-  ["a href with padded decimal references", `<a href="&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058${RUN}">x</a>`],
-  ["a href with hex references without semicolons", `<a href="&#x6A&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3A${RUN}">x</a>`],
+  [
+    "a href with padded decimal references",
+    `<a href="&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058${RUN}">x</a>`,
+  ],
+  [
+    "a href with hex references without semicolons",
+    `<a href="&#x6A&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3A${RUN}">x</a>`,
+  ],
   ["a href with leading spaces and controls", `<a href=" &#14;  javascript:${RUN}">x</a>`],
   ["a data: href", `<a href="data:text/html;base64,PHNjcmlwdD5wYXJlbnQuX19yYW4oKTwvc2NyaXB0Pg==">x</a>`],
   ["a vbscript href", `<a href="vbscript:msgbox(1)">x</a>`],
@@ -57,7 +63,10 @@ export const HOSTILE_HTML: readonly (readonly [name: string, html: string])[] = 
   ["math malignmark", `<math><mtext><malignmark><style><img src=x onerror=${RUN}></style></malignmark></mtext></math>`],
   ["math style", `<math><style><img src=x onerror=${RUN}></style></math>`],
   ["annotation-xml text/html", `<math><annotation-xml encoding="text/html"><img src=x onerror=${RUN}></annotation-xml></math>`],
-  ["annotation-xml application/xhtml+xml", `<math><semantics><annotation-xml encoding="application/xhtml+xml"><script>${RUN}</script></annotation-xml></semantics></math>`],
+  [
+    "annotation-xml application/xhtml+xml",
+    `<math><semantics><annotation-xml encoding="application/xhtml+xml"><script>${RUN}</script></annotation-xml></semantics></math>`,
+  ],
   ["maction", `<math><maction actiontype="statusline" xlink:href="javascript:${RUN}"><mi>x</mi></maction></math>`],
   ["math href", `<math href="javascript:${RUN}"><mi>x</mi></math>`],
   ["math xlink:href", `<math><mi xlink:href="javascript:${RUN}">x</mi></math>`],

@@ -74,7 +74,9 @@ export function strictProblem(html: string): string | null {
       if (valueProblem) return valueProblem;
       const allowed =
         GLOBAL.has(attribute) ||
-        (MATHML.has(name) ? MATH_ATTRIBUTES.has(attribute) || (name === "annotation" && attribute === "encoding") : OWN[name]?.has(attribute));
+        (MATHML.has(name)
+          ? MATH_ATTRIBUTES.has(attribute) || (name === "annotation" && attribute === "encoding")
+          : OWN[name]?.has(attribute));
       if (!allowed) return `${name}@${attribute}`;
       if (attributes.has(attribute)) return `${name}@${attribute} twice`;
       attributes.set(attribute, value.replaceAll("&amp;", "&"));
@@ -82,7 +84,8 @@ export function strictProblem(html: string): string | null {
     if (name === "a") {
       const href = attributes.get("href") ?? "";
       if (!/^(https?:\/\/|mailto:)/.test(href)) return `a link to ${href}`;
-      if (attributes.get("rel") !== "noopener noreferrer" || attributes.get("target") !== "_blank") return "a link without rel and target";
+      if (attributes.get("rel") !== "noopener noreferrer" || attributes.get("target") !== "_blank")
+        return "a link without rel and target";
     }
     if (name === "img" && !ASSET_SRC.test(attributes.get("src") ?? "")) return `an img of ${attributes.get("src")}`;
     if (!VOID.has(name)) stack.push(name);

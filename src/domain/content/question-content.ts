@@ -60,7 +60,8 @@ const TEXT_LIMITS = {
 /** The lists whose entries' `text` is formatted (options also have a formatted `feedback`). */
 const TEXT_LISTS = ["options", "items", "prompts", "choices"] as const;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The formatted texts of a question input (validated or not: what is not a string is skipped),
@@ -68,7 +69,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function contentFields(question: Record<string, unknown>): ContentField[] {
   const fields: ContentField[] = [];
-  const add = (holder: Record<string, unknown> | unknown[], key: string | number, path: (string | number)[], textMax: number, multiLine: boolean) => {
+  const add = (
+    holder: Record<string, unknown> | unknown[],
+    key: string | number,
+    path: (string | number)[],
+    textMax: number,
+    multiLine: boolean,
+  ) => {
     const value = (holder as Record<string | number, unknown>)[key];
     if (typeof value !== "string") return;
     fields.push({
@@ -103,7 +110,8 @@ export function contentFields(question: Record<string, unknown>): ContentField[]
       add(pair, "choice", ["pairs", i, "choice"], TEXT_LIMITS.listText, false);
     });
   const distractors = question.distractors;
-  if (Array.isArray(distractors)) distractors.forEach((_, i) => add(distractors, i, ["distractors", i], TEXT_LIMITS.listText, false));
+  if (Array.isArray(distractors))
+    distractors.forEach((_, i) => add(distractors, i, ["distractors", i], TEXT_LIMITS.listText, false));
   if (question.type === "fill_in_blanks") add(question, "text", ["text"], TEXT_LIMITS.fillText, true);
   return fields;
 }

@@ -7,7 +7,24 @@ import { buildTree, type Element } from "./tree";
  * annotation, between `\(`…`\)` or `\[`…`\]`) or else its characters.
  */
 
-const BLOCKS = new Set(["p", "div", "blockquote", "pre", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr", "figure", "figcaption", "caption", "hr"]);
+const BLOCKS = new Set([
+  "p",
+  "div",
+  "blockquote",
+  "pre",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dt",
+  "dd",
+  "table",
+  "tr",
+  "figure",
+  "figcaption",
+  "caption",
+  "hr",
+]);
 
 export function textContent(html: string): string {
   const root = buildTree(html, { assetPath: (src) => src }, new Set());

@@ -39,33 +39,33 @@ const isHexDigit = (c: number) => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97
 
 /** The WHATWG table for numeric references to C1 codes (read as Windows-1252). */
 const C1_REPLACEMENTS: Readonly<Record<number, number>> = {
-  0x80: 0x20ac,
-  0x82: 0x201a,
-  0x83: 0x0192,
-  0x84: 0x201e,
-  0x85: 0x2026,
-  0x86: 0x2020,
-  0x87: 0x2021,
-  0x88: 0x02c6,
-  0x89: 0x2030,
-  0x8a: 0x0160,
-  0x8b: 0x2039,
-  0x8c: 0x0152,
-  0x8e: 0x017d,
-  0x91: 0x2018,
-  0x92: 0x2019,
-  0x93: 0x201c,
-  0x94: 0x201d,
-  0x95: 0x2022,
-  0x96: 0x2013,
-  0x97: 0x2014,
-  0x98: 0x02dc,
-  0x99: 0x2122,
-  0x9a: 0x0161,
-  0x9b: 0x203a,
-  0x9c: 0x0153,
-  0x9e: 0x017e,
-  0x9f: 0x0178,
+  128: 0x20ac,
+  130: 0x201a,
+  131: 0x0192,
+  132: 0x201e,
+  133: 0x2026,
+  134: 0x2020,
+  135: 0x2021,
+  136: 0x02c6,
+  137: 0x2030,
+  138: 0x0160,
+  139: 0x2039,
+  140: 0x0152,
+  142: 0x017d,
+  145: 0x2018,
+  146: 0x2019,
+  147: 0x201c,
+  148: 0x201d,
+  149: 0x2022,
+  150: 0x2013,
+  151: 0x2014,
+  152: 0x02dc,
+  153: 0x2122,
+  154: 0x0161,
+  155: 0x203a,
+  156: 0x0153,
+  158: 0x017e,
+  159: 0x0178,
 };
 const MAX_NAMED_REFERENCE = 32;
 /** Digits read of a numeric reference: enough for U+10FFFF, and a bound on the loop. */
@@ -232,7 +232,10 @@ function rawTextEnd(s: string, from: number, name: string): number {
     const open = s.indexOf("</", i);
     if (open === -1) return s.length;
     const end = open + 2 + name.length;
-    if (lower(s.slice(open + 2, end)) === name && (end >= s.length || isSpace(s.charCodeAt(end)) || s.charCodeAt(end) === 47 || s.charCodeAt(end) === 62)) {
+    if (
+      lower(s.slice(open + 2, end)) === name &&
+      (end >= s.length || isSpace(s.charCodeAt(end)) || s.charCodeAt(end) === 47 || s.charCodeAt(end) === 62)
+    ) {
       // The end tag's own attributes, if any, are read like any tag's (a quoted `>` does not end it).
       const tag = readTag(s, open + 2);
       return tag === null ? s.length : tag.end;

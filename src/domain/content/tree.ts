@@ -54,7 +54,22 @@ const SCOPE_VALUES = new Set(["row", "col", "rowgroup", "colgroup"]);
 /** A small positive integer (width, height, colspan, rowspan): digits only, no sign or unit. */
 const isCount = (value: string) => value.length > 0 && value.length <= 5 && [...value].every((c) => c >= "0" && c <= "9");
 /** Start tags that close an open `p` (HTML's "close a p element"), among the elements kept. */
-const CLOSES_P = new Set(["p", "div", "ul", "ol", "dl", "li", "dd", "dt", "blockquote", "pre", "figure", "figcaption", "table", "hr"]);
+const CLOSES_P = new Set([
+  "p",
+  "div",
+  "ul",
+  "ol",
+  "dl",
+  "li",
+  "dd",
+  "dt",
+  "blockquote",
+  "pre",
+  "figure",
+  "figcaption",
+  "table",
+  "hr",
+]);
 /** HTML's "special" elements among those kept, which stop the search for an open `li`, `dd` or `dt`. */
 const SPECIAL = new Set([
   "blockquote",
@@ -149,7 +164,8 @@ export function buildTree(input: string, options: BuildOptions, removed: Set<str
     for (const [attribute, value] of given) {
       let keep: string | null = null;
       if (GLOBAL_ATTRIBUTES.has(attribute)) keep = attribute !== "dir" || DIR_VALUES.has(value.toLowerCase()) ? value : null;
-      else if (math) keep = MATHML_ATTRIBUTES.has(attribute) || (attribute === "encoding" && name === "annotation") ? value : null;
+      else if (math)
+        keep = MATHML_ATTRIBUTES.has(attribute) || (attribute === "encoding" && name === "annotation") ? value : null;
       else if (own?.has(attribute)) keep = checkedValue(name, attribute, value, options);
       if (keep === null) removed.add(`${name}@${attribute}`);
       else kept.push([attribute, keep]);
@@ -188,7 +204,8 @@ export function buildTree(input: string, options: BuildOptions, removed: Set<str
     for (;;) {
       const parent = top().name;
       if (parent === "table") {
-        if (name === "caption" || name === "thead" || name === "tbody" || name === "tfoot") return void open(name, false, attributes);
+        if (name === "caption" || name === "thead" || name === "tbody" || name === "tfoot")
+          return void open(name, false, attributes);
         open("tbody", false, []);
       } else if (parent === "tr") {
         if (name === "td" || name === "th") return void open(name, false, attributes);
@@ -260,7 +277,7 @@ export function buildTree(input: string, options: BuildOptions, removed: Set<str
       if (VOID_ELEMENTS.has(name)) current().children.push({ name, math: false, attributes: kept, children: [] });
       else open(name, false, kept);
     },
- endTag(name) {
+    endTag(name) {
       if (discarding()) {
         // Inside removed content only the removed elements' own end tags count.
         for (let i = stack.length - 1; (stack[i] as Frame).element === null; i--) {
@@ -274,7 +291,8 @@ export function buildTree(input: string, options: BuildOptions, removed: Set<str
         return;
       }
       // Table parts and `math` close what they hold; anything else closes only within its cell or its `math`.
-      const boundary = TABLE_PARTS.has(name) || name === "table" || name === "math" ? NO_BOUNDARY : inMath() ? MATH_BOUNDARY : CELL_BOUNDARY;
+      const boundary =
+        TABLE_PARTS.has(name) || name === "table" || name === "math" ? NO_BOUNDARY : inMath() ? MATH_BOUNDARY : CELL_BOUNDARY;
       const at = find(name, boundary);
       if (at !== -1) popTo(at);
     },

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { assetReferences, assets } from "../../db/assets-schema";
 import { questions, quizzes } from "../../db/schema";
-import { assetPath, generateAssetId } from "../../domain/asset-url";
+import { assetObjectKey, assetPath, generateAssetId } from "../../domain/asset-url";
 import { type ImageMediaType, readImage } from "../../domain/image-format";
 import type { Database } from "../../env";
 import { ApiError, notFound, validationFailed } from "../../lib/errors";
@@ -12,7 +12,7 @@ import type { Asset } from "./assets.schemas";
 type AssetRow = typeof assets.$inferSelect;
 
 /** An image's bytes in R2: once per distinct content, so the same bytes uploaded twice are stored once. */
-const objectKey = (sha256: string) => `assets/${sha256}`;
+const objectKey = assetObjectKey;
 
 export const serializeAsset = (row: AssetRow): z.infer<typeof Asset> => ({
   id: row.id,

@@ -28,7 +28,14 @@ export const getQuestion: AppRouteHandler<typeof routes.getQuestion> = async (c)
 
 export const updateQuestion: AppRouteHandler<typeof routes.updateQuestion> = async (c) => {
   const { id, question_id } = c.req.valid("param");
-  const row = await service.updateQuestion(c.var.db, c.var.wakeUps, id, question_id, c.req.valid("json"), new URL(c.req.url).origin);
+  const row = await service.updateQuestion(
+    c.var.db,
+    c.var.wakeUps,
+    id,
+    question_id,
+    c.req.valid("json"),
+    new URL(c.req.url).origin,
+  );
   return c.json(service.serializeQuestion(row, canSeeAnswerKeys(c)), 200);
 };
 

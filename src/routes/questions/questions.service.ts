@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, ne, type SQL, sql } from "drizzle-orm";
 import { assetReferenceStatements, refuseUnknownAssets, unknownAssetFailure } from "../../authoring/asset-references";
-import { type StoredQuestionInput, storedQuestions } from "../../authoring/question-content";
 import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../../authoring/question.schemas";
+import { type StoredQuestionInput, storedQuestions } from "../../authoring/question-content";
 import {
   type QuestionRow,
   questionEventObject,
@@ -228,7 +228,11 @@ export async function updateQuestion(
     const parsed = QuestionInput.safeParse(mergeQuestionPatch(read, fields));
     if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
     const [stored] = await storedQuestions([parsed.data], origin);
-    const next = changedQuestion(read, stored as StoredQuestionInput, requested === undefined ? read.position : Math.min(requested, total));
+    const next = changedQuestion(
+      read,
+      stored as StoredQuestionInput,
+      requested === undefined ? read.position : Math.min(requested, total),
+    );
     await refuseUnknownAssets(db, [next], () => "");
     const keepsPool = await leavingPool(db, read, next.pool);
     const fits = withinRowBudget(quizId, next.answerBytes, read.id);

@@ -125,7 +125,16 @@ export function readGift(source: string, origin?: string): ImportResult<"gift"> 
     const before = rest.slice(0, start);
     const after = rest.slice(end + 1);
     items.push(
-      giftQuestion({ source_id, title, tags, line: block.line, before, after, answers: rest.slice(start + 1, end).trim(), origin }),
+      giftQuestion({
+        source_id,
+        title,
+        tags,
+        line: block.line,
+        before,
+        after,
+        answers: rest.slice(start + 1, end).trim(),
+        origin,
+      }),
     );
   }
   if (!answered && !marked) throw unreadable("No GIFT question found: no answers in braces { }, no ::title:: or $CATEGORY:.");

@@ -10,13 +10,13 @@ import { categoryTag } from "../../category";
 import { finish, letterId, oneLine, randomId, skip } from "../../check";
 import type { Losses } from "../../content";
 import { unreadable } from "../../errors";
+import { textAsHtml } from "../../html";
+import { ImageStore } from "../../images";
 import { readShortAnswer, WILDCARD_NOTE } from "../../shortanswer";
 import type { ImportedItem, ImportResult, QuestionInput } from "../../types";
 import { answersFromWeights, multipleFromWeights, rangeFromWeights, singleFromWeights } from "../../weights";
 import { child, elements, parseXml, textOf, type XmlElement } from "../../xml";
 import { readCloze } from "./cloze";
-import { ImageStore } from "../../images";
-import { textAsHtml } from "../../html";
 import { type MoodleTexts, moodleTexts } from "./text";
 
 const SKIPPED: Record<string, string> = {

@@ -2,10 +2,11 @@
  * Moodle XML's texts (`<questiontext format="html"><text>…</text></questiontext>`) and its
  * embedded-answer (Cloze) syntax `{2:SHORTANSWER:=Paris#Yes~%50%Lyon}`.
  */
+
+import { assetPath } from "../../../domain/asset-url";
 import { htmlText, LOSS, type Losses, looksLikeHtml } from "../../content";
 import { displayTex, rewriteImages, stringHoldsMarkup, textAsHtml } from "../../html";
 import { decodeBase64, type ImageStore, imageDropped, WHY } from "../../images";
-import { assetPath } from "../../../domain/asset-url";
 import { child, descendants, elements, textOf, type XmlElement } from "../../xml";
 
 /** The text of a Moodle text element in the service's plain text, by its `format`. */

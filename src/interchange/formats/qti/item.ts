@@ -129,9 +129,7 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
   if (html) q.content_format = "html";
   if (q.type === "fill_in_blanks") {
     // The prompt is what comes before the first part holding a blank: lines of text, or the body's elements.
-    const parts = html
-      ? body.children.map((c) => render.text([c], inline))
-      : render.text(body.children, inline).split("\n");
+    const parts = html ? body.children.map((c) => render.text([c], inline)) : render.text(body.children, inline).split("\n");
     const first = parts.findIndex((l) => /\{\{[^{}]+\}\}/.test(l));
     const join = html ? "" : "\n";
     q.text = parts.slice(first).join(join).trim();

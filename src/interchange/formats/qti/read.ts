@@ -5,13 +5,14 @@
  * More references than an import reads are refused before any item is read, and an item the test
  * refers to several times is read once (budget.ts).
  */
+
+import { assetPath, generateAssetId } from "../../../domain/asset-url";
 import { BUDGET, tooManyItems, type WorkBudget } from "../../budget";
 import { InterchangeError, unreadable } from "../../errors";
+import { IMAGE_MAX_BYTES, type ImageOutcome, ImageStore, settleImages, WHY } from "../../images";
 import type { ImportedItem, ImportResult } from "../../types";
 import { child, decodeText, descendants, parseXml, textOf, type XmlElement } from "../../xml";
 import { readZip, scanZip } from "../../zip";
-import { assetPath, generateAssetId } from "../../../domain/asset-url";
-import { IMAGE_MAX_BYTES, type ImageOutcome, ImageStore, settleImages, WHY } from "../../images";
 import { readQtiItem } from "./item";
 
 const isQti3 = (text: string) => /<qti-assessment-(item|test)\b/.test(text);

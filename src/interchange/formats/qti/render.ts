@@ -24,9 +24,20 @@ export interface Render {
 }
 
 /** QTI's own elements: the structure of interactions and feedback, looked into for markup but not markup themselves. */
-const STRUCTURE = /Interaction$|^(simpleChoice|simpleAssociableChoice|simpleMatchSet|gapText|gap|inlineChoice|prompt|feedbackInline|feedbackBlock|modalFeedback|contentBody|rubricBlock|itemBody)$/;
+const STRUCTURE =
+  /Interaction$|^(simpleChoice|simpleAssociableChoice|simpleMatchSet|gapText|gap|inlineChoice|prompt|feedbackInline|feedbackBlock|modalFeedback|contentBody|rubricBlock|itemBody)$/;
 /** Content that is not text of the question, or media the service drops either way (named as such in plain text). */
-const NOT_TEXT = new Set(["stylesheet", "templateBlock", "templateInline", "printedVariable", "object", "audio", "video", "iframe", "embed"]);
+const NOT_TEXT = new Set([
+  "stylesheet",
+  "templateBlock",
+  "templateInline",
+  "printedVariable",
+  "object",
+  "audio",
+  "video",
+  "iframe",
+  "embed",
+]);
 
 /** Whether the item's content needs HTML to be kept: an element beyond paragraphs and line breaks (emphasis, a list, an image, MathML, …). */
 export function needsHtml(nodes: XmlNode[]): boolean {
@@ -59,7 +70,8 @@ export function htmlRender(losses: Losses, image: (src: string) => string | unde
       if (e.name !== "img") return undefined;
       return image(e.attrs.src ?? "") === undefined ? "" : undefined;
     };
-  const text = (nodes: XmlNode[], inline?: Inline) => treeHtml(nodes, { inline: withImages(inline), src: (src) => image(src) ?? "" });
+  const text = (nodes: XmlNode[], inline?: Inline) =>
+    treeHtml(nodes, { inline: withImages(inline), src: (src) => image(src) ?? "" });
   return {
     html: true,
     losses,
