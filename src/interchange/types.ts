@@ -57,6 +57,8 @@ export interface ImportResult<Format extends string = string> {
 /** A question as the API returns it to a `quizzes:write` credential (keys included), as the writers read it. */
 export type QuizQuestion = GradableQuestion & {
   prompt: string;
+  /** "html": the texts are stored HTML fragments (CONTRACT §19); absent or "text": plain text. */
+  content_format?: "text" | "html";
   explanation: string | null;
   title?: string | null;
   tags?: string[] | null;

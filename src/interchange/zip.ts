@@ -141,9 +141,11 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 /** A fixed time for every entry: the same quiz exports to the same bytes. */
 const ENTRY_TIME = new Date("2026-01-01T00:00:00Z");
 
-export function writeZip(files: Record<string, string>): Uint8Array {
+/** A zip of the files: texts as UTF-8, bytes as they are (images, stored without compressing what is compressed already). */
+export function writeZip(files: Record<string, string | Uint8Array>): Uint8Array {
   const encoder = new TextEncoder();
-  const input: Record<string, Uint8Array> = {};
-  for (const [name, text] of Object.entries(files)) input[name] = encoder.encode(text);
+  const input: Record<string, Uint8Array | [Uint8Array, { level: 0 }]> = {};
+  for (const [name, data] of Object.entries(files))
+    input[name] = typeof data === "string" ? encoder.encode(data) : [data, { level: 0 }];
   return zipSync(input, { level: 6, mtime: ENTRY_TIME });
 }

@@ -1,4 +1,5 @@
 import type { WorkBudget } from "../budget";
+import type { ExportContext } from "../rich";
 import type { ExportFile, ImportResult, QuizForExport, QuizQuestion } from "../types";
 
 /**
@@ -24,7 +25,7 @@ export interface ReadContext {
 }
 
 /** A writer of one export format: the quiz and its questions (keys included) in, a file out. */
-export type Writer = (quiz: QuizForExport, questions: QuizQuestion[]) => ExportFile;
+export type Writer = (quiz: QuizForExport, questions: QuizQuestion[], context: ExportContext) => ExportFile;
 
 export interface Format<Id extends string = string, MediaType extends string = string, Export extends string = string> {
   /** The format's name in `?format=` of POST /v1/imports and in an import's result. */

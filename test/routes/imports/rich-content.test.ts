@@ -54,7 +54,7 @@ describe("POST /v1/imports keeps images and mathematics", () => {
     ]);
     const questions = await questionsOf(job.quiz_id);
     const flask = questions[0]!;
-    expect(flask.content_format).toBe("html");
+    expect((flask as { content_format?: string }).content_format).toBe("html");
     const [red] = assetsIn(flask.prompt);
     const beaker = questions[2] as { options: { text: string }[] };
     const [first, second] = beaker.options.map((o) => assetsIn(o.text)[0]);

@@ -53,7 +53,7 @@ export interface MoodleTexts {
  * is escaped into HTML. Cloze questions keep plain text (their gaps are syntax in the text).
  */
 export function moodleTexts(q: XmlElement, losses: Losses, notes: string[], images: ImageStore, keepHtml: boolean): MoodleTexts {
-  const holders = keepHtml ? textHolders(q) : [];
+  const holders = keepHtml ? textHolders(q, VALUE_ANSWERS.has(q.attrs.type ?? "")) : [];
   const html = holders.some((h) => HTML_FORMATS.has(h.attrs.format ?? "html") && stringHoldsMarkup(textOf(child(h, "text"))));
   const plain = (e: XmlElement | undefined) => moodleText(e, losses);
   if (!html) return { html, of: plain, plain };
@@ -86,12 +86,19 @@ export function moodleTexts(q: XmlElement, losses: Losses, notes: string[], imag
   return { html, of, plain };
 }
 
-/** The text holders of a question, its own and its answers' (not those of another question). */
-function textHolders(q: XmlElement): XmlElement[] {
+/** Question types whose answers are values compared as plain text, not texts shown (their feedback is). */
+const VALUE_ANSWERS = new Set(["shortanswer", "numerical", "truefalse"]);
+
+/**
+ * The texts of a question that are shown as its texts: its own and its answers' (a matching
+ * answer, a short or numerical answer is a value read as plain text, whatever its format).
+ */
+function textHolders(q: XmlElement, valueAnswers: boolean): XmlElement[] {
   const out: XmlElement[] = [];
   const walk = (e: XmlElement) => {
     for (const c of elements(e)) {
-      if (TEXT_HOLDERS.has(c.name) && child(c, "text")) out.push(c);
+      const value = c.name === "answer" && (valueAnswers || e.name === "subquestion");
+      if (TEXT_HOLDERS.has(c.name) && !value && child(c, "text")) out.push(c);
       if (c.name !== "text" && c.name !== "file") walk(c);
     }
   };
