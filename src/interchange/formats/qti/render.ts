@@ -66,6 +66,8 @@ export function htmlRender(losses: Losses, image: (src: string) => string | unde
     (e) => {
       const own = inline?.(e);
       if (own !== undefined) return own;
+      // QTI 3 wraps feedback and rubrics in a content body: its content is the text.
+      if (e.name === "contentBody") return text(e.children, inline);
       if (NOT_TEXT.has(e.name) && !["object", "audio", "video", "iframe", "embed"].includes(e.name)) return "";
       if (e.name !== "img") return undefined;
       return image(e.attrs.src ?? "") === undefined ? "" : undefined;
