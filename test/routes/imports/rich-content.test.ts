@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
-import { zipSync } from "fflate";
+import { unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { bytes, MOODLE, QTI } from "../../interchange/fixtures";
 import { BLUE_PNG, RED_PNG } from "../../interchange/images";
-import { BASE, call, fetchWorker } from "../../support/call";
+import { BASE, call, defaultKey, fetchWorker } from "../../support/call";
 import { finished, imported, questionsOf, upload } from "./helpers";
 
 /**
@@ -134,4 +134,42 @@ describe("POST /v1/imports keeps images and mathematics", () => {
     );
     expect(plain).toMatchObject({ content_format: "text", prompt: "A square has four sides." });
   });
+
+  it("an export writes the images back (QTI's files, Moodle's base64, GIFT's URL) and importing it again names the same assets", async () => {
+    const job = await imported(pkg({ "images/flask.png": RED_PNG, "images/beaker.png": BLUE_PNG }), "application/zip");
+    expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
+    const ids = (await quizAssets(job.quiz_id)).map((a) => a.id).sort();
+    const exported = async (format: string) => {
+      const res = await fetchWorker(
+        new Request(`${BASE}/v1/quizzes/${job.quiz_id}/export?format=${format}`, {
+          headers: { authorization: `Bearer ${await defaultKey()}` },
+        }),
+      );
+      expect(res.status).toBe(200);
+      return new Uint8Array(await res.arrayBuffer());
+    };
+    const zip = unzipSync(await exported("qti3"));
+    const files = Object.keys(zip)
+      .filter((name) => name.startsWith("images/"))
+      .sort();
+    expect(files).toEqual(ids.map((id) => `images/${id}.png`).sort());
+    const red = (await quizAssets(job.quiz_id)).find((a) => a.width === 2)!.id;
+    expect(zip[`images/${red}.png`]).toEqual(RED_PNG);
+    const again = await imported(await exported("qti3"), "application/zip");
+    expect((await quizAssets(again.quiz_id)).map((a) => a.id).sort()).toEqual(ids);
+
+    const moodle = new TextDecoder().decode(await exported("moodle_xml"));
+    expect(moodle).toContain(`@@PLUGINFILE@@/${red}.png`);
+    expect(moodle).toContain(
+      `<file name="${red}.png" path="/" encoding="base64">${btoa(String.fromCharCode(...RED_PNG))}</file>`,
+    );
+    const fromMoodle = await imported(moodle, "application/xml");
+    expect((await quizAssets(fromMoodle.quiz_id)).map((a) => a.id).sort()).toEqual(ids);
+
+    const gift = new TextDecoder().decode(await exported("gift"));
+    expect(gift).toContain(`[html]`);
+    expect(gift).toContain(`src\\="http\\://quiz.test/v1/assets/${red}"`);
+    const fromGift = await imported(gift, "text/plain");
+    expect((await quizAssets(fromGift.quiz_id)).map((a) => a.id).sort()).toEqual(ids);
+  }, 60_000);
 });
