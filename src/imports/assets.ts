@@ -73,7 +73,7 @@ const ASSET_PATH = /\/v1\/assets\/(ast_[0-9a-z]{32})/g;
 
 function renameAssets(read: ImportResult, rename: Map<string, string>): void {
   for (const item of read.items) {
-    if (!item.question || item.question.content_format !== "html") continue;
+    if (item.question?.content_format !== "html") continue;
     for (const field of contentFields(item.question as unknown as Record<string, unknown>)) {
       if (field.value.includes("/v1/assets/"))
         field.replace(

@@ -7,7 +7,6 @@
  */
 import { contentFields } from "../domain/content/question-content";
 import { type SanitizeOptions, sanitizeHtml } from "../domain/content/sanitize";
-import { textContent } from "../domain/content/text-content";
 import type { QuestionInput } from "./types";
 import type { XmlElement, XmlNode } from "./xml";
 
@@ -30,7 +29,7 @@ const PLAIN_MARKUP = new Set([
 /** Elements written without an end tag in HTML. */
 const VOID = new Set(["br", "hr", "img", "col", "wbr", "area", "source", "track", "input", "meta", "link", "param"]);
 
-export const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const escapeAttribute = (s: string) => escapeHtml(s).replace(/"/g, "&quot;");
 
 /** Plain text as an HTML fragment that shows the same: escaped, each line break a `<br>`. */
@@ -151,9 +150,6 @@ export function removalNotes(removals: HtmlRemovals): { losses: string[]; remark
         : [],
   };
 }
-
-/** A stored fragment's plain text (for places that show text: a true/false label, a choice's word). */
-export const htmlToText = (html: string) => textContent(html);
 
 /** Where the tag starting at `<` ends (after its ">"), quoted attribute values skipped; -1 when it never does. */
 function tagEnd(html: string, from: number): number {

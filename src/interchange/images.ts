@@ -14,7 +14,7 @@ import type { ImportedItem, QuestionInput } from "./types";
 /** POST /v1/assets's limit on one image (docs/assets.md). */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** The image bytes one read keeps, all images together: what the job holds and stores beside the file's own 10 MiB. */
-export const IMAGE_BYTES_PER_READ = 32 * 1024 * 1024;
+const IMAGE_BYTES_PER_READ = 32 * 1024 * 1024;
 
 /** An image a read kept, under the asset id its texts name. */
 export interface ImportedImage {
@@ -108,7 +108,7 @@ export function settleImages(items: ImportedItem[], outcomes: Map<string, ImageO
   const settled = new Map<QuestionInput, Set<string>>();
   for (const item of items) {
     const q = item.question;
-    if (!q || q.content_format !== "html") continue;
+    if (q?.content_format !== "html") continue;
     let dropped = settled.get(q);
     if (!dropped) {
       const notes = new Set<string>();

@@ -24,7 +24,7 @@ export {
 } from "./formats";
 export { RECOGNISE_PREFIX_BYTES } from "./formats/recognise";
 export type { ImportedImage } from "./images";
-export { type ExportAsset, type ExportContext, imageIds } from "./rich";
+export type { ExportAsset } from "./rich";
 export type * from "./types";
 
 /** The format of an upload, told from its start: the format that claims it most surely (formats/). */

@@ -19,7 +19,7 @@ export interface FileStart {
 }
 
 /** What a read knows of where it runs. */
-export interface ReadContext {
+interface ReadContext {
   /** The service's origin: a text's `img` may name one of its assets by its absolute URL (GIFT's exports do). */
   origin?: string;
 }

@@ -11,7 +11,7 @@ import type { ExportAsset, QuizQuestion } from "../../interchange";
  * that, or whose bytes are gone, is referred to by its absolute URL instead (GET /v1/assets/{id}
  * needs no credential), so the file still shows it wherever the service is reachable.
  */
-export const EXPORT_IMAGE_BYTES = 32 * 1024 * 1024;
+const EXPORT_IMAGE_BYTES = 32 * 1024 * 1024;
 
 export async function exportAssets(
   env: Env,

@@ -10,7 +10,7 @@ import { decodeBase64, type ImageStore, imageDropped, WHY } from "../../images";
 import { child, descendants, elements, textOf, type XmlElement } from "../../xml";
 
 /** The text of a Moodle text element in the service's plain text, by its `format`. */
-export function moodleText(e: XmlElement | undefined, losses: Losses): string {
+function moodleText(e: XmlElement | undefined, losses: Losses): string {
   if (!e) return "";
   const raw = textOf(child(e, "text") ?? e);
   const format = e.attrs.format ?? "html";
