@@ -7,6 +7,7 @@ export default defineConfig({
     "./src/db/auth-schema.ts",
     "./src/db/events-schema.ts",
     "./src/db/lti-schema.ts",
+    "./src/db/roster-schema.ts",
     "./src/db/assets-schema.ts",
   ],
   out: "./drizzle",

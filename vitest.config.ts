@@ -61,6 +61,7 @@ const SLOW = [
   "test/grading/regrade-chunks.test.ts",
   "test/routes/oauth/token-families.test.ts",
   "test/lti/passback.test.ts",
+  "test/lti/roster.test.ts",
   "test/fuzz.test.ts",
 ];
 /**
@@ -85,6 +86,7 @@ const NODE = ["test/domain/**/*.test.ts", "test/interchange/**/*.test.ts"];
 const GROWTH = [
   "test/interchange/linear-time.test.ts",
   "test/interchange/gift-linear.test.ts",
+  "test/domain/content-linear.test.ts",
   "test/domain/image-format-linear.test.ts",
 ];
 

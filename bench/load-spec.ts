@@ -9,7 +9,7 @@ export interface LoadItem {
 export interface LoadSpec {
   /** http://127.0.0.1:<port> */
   origin: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT";
   headers: Record<string, string>;
   /**
    * Requests are made from these items in order, wrapping around; the k-th request of a run

@@ -4,6 +4,7 @@
 // npm run bench -- --only interchange   the question-bank import and export only
 // npm run bench -- --only main    the throughput, binding calls and cost tables only
 // npm run bench -- --only burst   the exam's last minute only (5 000 deadlines, 200 learners)
+// npm run bench -- --only saves   one-answer saves (autosave) against the baseline only
 //
 // Options: --rounds N (3), --duration S (5), --connections N (10), --keep (keep the temp state),
 // --out FILE (bench/results/latest.md). Prints Markdown to stdout (progress goes to stderr) and
@@ -25,21 +26,23 @@ import { benchDb, createAdminKey } from "./seed-bench";
 import { SQL_WORKER_HOST } from "./sql-client";
 import { analyticsSuite } from "./suite-analytics";
 import { burstSuite } from "./suite-burst";
+import { contentSuite } from "./suite-content";
 import { exportSuite } from "./suite-export";
 import { interchangeSuite } from "./suite-interchange";
 import { mainSuite, type Workers } from "./suite-main";
+import { savesSuite } from "./suite-saves";
 
-async function buildAndServe(full: boolean): Promise<Workers> {
+async function buildAndServe(full: boolean, baseline: boolean): Promise<Workers> {
   const dir = mkdtempSync(join(os.tmpdir(), "quiz-bench-"));
   try {
-    return await buildAndServeIn(dir, full);
+    return await buildAndServeIn(dir, full, baseline);
   } catch (error) {
     if (!args.keep) rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 }
 
-async function buildAndServeIn(dir: string, full: boolean): Promise<Workers> {
+async function buildAndServeIn(dir: string, full: boolean, baseline: boolean): Promise<Workers> {
   progress(`building (temp dir ${dir})`);
   // Served: the bundle `npm run deploy` uploads.
   const deployed = await projectBuild(join(dir, "deploy"), true, full);
@@ -49,12 +52,8 @@ async function buildAndServeIn(dir: string, full: boolean): Promise<Workers> {
   const extra = [
     { name: "bench-sql", entry: "bench/sql-worker.ts", host: SQL_WORKER_HOST },
     { name: "bench-counting", entry: "bench/counting-entry.ts", host: COUNTING_HOST },
-    ...(full
-      ? [
-          { name: "bench-baseline", entry: "bench/baseline-worker.ts", host: BASELINE_HOST },
-          { name: "bench-grade-sql", entry: "bench/grade-sql-worker.ts", host: GRADE_SQL_HOST },
-        ]
-      : []),
+    ...(baseline ? [{ name: "bench-baseline", entry: "bench/baseline-worker.ts", host: BASELINE_HOST }] : []),
+    ...(full ? [{ name: "bench-grade-sql", entry: "bench/grade-sql-worker.ts", host: GRADE_SQL_HOST }] : []),
   ];
   const extraWorkers = [];
   for (const w of extra)
@@ -76,11 +75,18 @@ async function buildAndServeIn(dir: string, full: boolean): Promise<Workers> {
 
 async function main() {
   const only = args.only;
-  const parts = ["analytics", "export", "interchange", "main", "burst"];
+  const parts = ["analytics", "export", "interchange", "main", "burst", "saves", "content"];
   if (only !== undefined && !parts.includes(only)) throw new Error(`--only takes one of ${parts.join(", ")}, not ${only}`);
   const full = only === undefined || only === "main";
   const loadBefore = os.loadavg();
-  const workers = await buildAndServe(full);
+  if (only === "content") {
+    // Node and esbuild only: no worker to build or serve.
+    const content = await contentSuite(loadBefore);
+    process.stdout.write(`${content}\n\n`);
+    const doc = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, "utf8") : "# Benchmark results\n";
+    return finish(replaceSection(doc, "bench:content", content));
+  }
+  const workers = await buildAndServe(full, full || only === "saves");
   const runner = new LoadRunner();
   const cleanup = async () => {
     runner.close();
@@ -98,6 +104,11 @@ async function main() {
       process.stdout.write(`${main}\n\n`);
       doc = replaceSection(doc, "bench:main", main);
     }
+    if (full) {
+      const content = await contentSuite(loadBefore);
+      process.stdout.write(`${content}\n\n`);
+      doc = replaceSection(doc, "bench:content", content);
+    }
     if (only === "main") return finish(doc);
     if (only === undefined || only === "burst") {
       const bundle = (name: string) => join(workers.dir, "workers", name, "index.js");
@@ -106,6 +117,12 @@ async function main() {
       doc = replaceSection(doc, "bench:burst", burst);
     }
     if (only === "burst") return finish(doc);
+    if (only === undefined || only === "saves") {
+      const saves = await savesSuite(workers.worker, runner, loadBefore);
+      process.stdout.write(`${saves}\n\n`);
+      doc = replaceSection(doc, "bench:saves", saves);
+    }
+    if (only === "saves") return finish(doc);
     const adminKey = await createAdminKey(await benchDb(workers.worker));
     if (full || only === "interchange") {
       const banks = await interchangeSuite(workers.worker, adminKey, loadBefore);

@@ -12,6 +12,9 @@
 //   POST /p/<name>/lineitems/<id>/scores   AGS scores: recorded with arrival time and in-flight count
 //   POST /p/<name>/plan         how scores are answered: { status, retry_after?, first_per_user?, times?, delay_ms? }
 //   GET  /p/<name>/log          { scores, tokens, max_in_flight, jwks_fetches }
+//   POST /p/<name>/roster       the course's members and how they are served (RosterPlan): { memberships_url }
+//   GET  /p/<name>/memberships  NRPS 2.0: a page of the membership container, Link rel="next" to the next
+//   GET  /p/<name>/roster-log   { pages: [{ page, status, accept }], tokens_granted }
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from "jose";
@@ -80,7 +83,9 @@ async function token(p: Platform, name: string, form: URLSearchParams): Promise<
   if (form.get("grant_type") !== "client_credentials") return refuse("grant_type");
   if (form.get("client_assertion_type") !== "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
     return refuse("assertion type");
-  if (!form.get("scope")?.split(" ").includes(SCORE_SCOPE)) return refuse("scope");
+  const scopes = form.get("scope")?.split(" ") ?? [];
+  if (!scopes.includes(SCORE_SCOPE) && !scopes.includes(NRPS_SCOPE)) return refuse("scope");
+  if (scopes.includes(NRPS_SCOPE) && rosters.get(name)?.plan.refuse_token) return refuse("roster scope not granted");
   try {
     const { payload } = await jwtVerify(form.get("client_assertion") ?? "", createLocalJWKSet(p.toolJwks), {
       algorithms: ["RS256"],
@@ -97,6 +102,7 @@ async function token(p: Platform, name: string, form: URLSearchParams): Promise<
   }
   const access = `at-${crypto.randomUUID()}`;
   p.tokens.set(access, Date.now() + 3600_000);
+  if (scopes.includes(NRPS_SCOPE)) rosterTokenGranted(name, access);
   p.tokenLog.push({ at: Date.now(), ok: true });
   return [200, { access_token: access, token_type: "Bearer", expires_in: 3600, scope: SCORE_SCOPE }];
 }
@@ -199,6 +205,8 @@ async function handle(req: IncomingMessage, body: string, res: ServerResponse): 
   }
   if (action === "log")
     return json(res, 200, { scores: p.scores, tokens: p.tokenLog, max_in_flight: p.maxInFlight, jwks_fetches: p.jwksFetches });
+  if (action === "roster" || action === "memberships" || action === "roster-log")
+    return rosterAction(p, name, action, req, url, body, res);
   return json(res, 404, {});
 }
 
@@ -217,4 +225,112 @@ export default async function setup(project: TestProject) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
+}
+
+// ——— Names and Role Provisioning Services 2.0 (the roster) ———
+
+const NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly";
+const NRPS_TYPE = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json";
+
+interface RosterMember {
+  user_id: string;
+  roles: string[];
+  status?: "Active" | "Inactive" | "Deleted";
+  name?: string;
+  given_name?: string;
+  family_name?: string;
+  email?: string;
+}
+
+interface RosterPlan {
+  /** The members, page by page. */
+  pages?: RosterMember[][];
+  /** Instead of `pages`: this many pages of `per_page` generated members (`gen-<page>-<i>`). */
+  generate?: { pages: number; per_page: number };
+  /** Pages (1-based) answered with `status`, the first `times` times they are asked (every time without). */
+  fail?: { page: number; status: number; times?: number; retry_after?: number };
+  /** This page (1-based) is answered with a body over 1 MiB. */
+  oversize_page?: number;
+  /** The token endpoint refuses the roster scope. */
+  refuse_token?: boolean;
+  /** The next link of this page (1-based) points to another origin. */
+  foreign_next?: number;
+  /** Each page is answered this much later. */
+  delay_ms?: number;
+}
+
+interface Roster {
+  plan: RosterPlan;
+  failed: number;
+  tokens: Set<string>;
+  log: { page: number; status: number; accept: string }[];
+}
+
+const rosters = new Map<string, Roster>();
+
+function rosterTokenGranted(name: string, access: string): void {
+  rosters.get(name)?.tokens.add(access);
+}
+
+function rosterPage(plan: RosterPlan, page: number): RosterMember[] | undefined {
+  if (plan.generate) {
+    if (page > plan.generate.pages) return undefined;
+    return Array.from({ length: plan.generate.per_page }, (_, i) => ({
+      user_id: `gen-${page}-${i}`,
+      roles: ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"],
+    }));
+  }
+  return plan.pages?.[page - 1];
+}
+
+function pageCount(plan: RosterPlan): number {
+  return plan.generate ? plan.generate.pages : (plan.pages?.length ?? 0);
+}
+
+async function rosterAction(
+  p: Platform,
+  name: string,
+  action: string,
+  req: IncomingMessage,
+  url: URL,
+  body: string,
+  res: ServerResponse,
+): Promise<void> {
+  if (action === "roster") {
+    const previous = rosters.get(name);
+    rosters.set(name, { plan: JSON.parse(body) as RosterPlan, failed: 0, tokens: previous?.tokens ?? new Set(), log: [] });
+    return json(res, 200, { memberships_url: `${base}/p/${name}/memberships?page=1` });
+  }
+  const roster = rosters.get(name);
+  if (!roster) return json(res, 404, { error: "no roster" });
+  if (action === "roster-log") return json(res, 200, { pages: roster.log, tokens_granted: roster.tokens.size });
+  const page = Number(url.searchParams.get("page") ?? "1");
+  const accept = String(req.headers.accept ?? "");
+  const answer = (status: number, payload: string, headers: Record<string, string> = {}) => {
+    roster.log.push({ page, status, accept });
+    res.writeHead(status, { "content-type": NRPS_TYPE, connection: "close", ...headers }).end(payload);
+  };
+  const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+  // A token of the platform, granted for the roster scope (a score token is not enough).
+  if (!auth || (p.tokens.get(auth) ?? 0) < Date.now() || !roster.tokens.has(auth))
+    return answer(401, JSON.stringify({ error: "invalid token" }));
+  if (accept !== NRPS_TYPE) return answer(406, JSON.stringify({ error: "not acceptable" }));
+  if (roster.plan.delay_ms) await new Promise((resolve) => setTimeout(resolve, roster.plan.delay_ms));
+  const { fail } = roster.plan;
+  if (fail && fail.page === page && (fail.times === undefined || roster.failed < fail.times)) {
+    roster.failed++;
+    const headers: Record<string, string> = fail.retry_after === undefined ? {} : { "retry-after": String(fail.retry_after) };
+    return answer(fail.status, JSON.stringify({ error: `planned ${fail.status}` }), headers);
+  }
+  const members = rosterPage(roster.plan, page);
+  if (!members) return answer(404, JSON.stringify({ error: "no such page" }));
+  const container = { id: `${base}/p/${name}/memberships`, context: { id: "course-1", title: "Biology" }, members };
+  let payload = JSON.stringify(container);
+  if (roster.plan.oversize_page === page) payload = JSON.stringify({ ...container, padding: "x".repeat(1024 * 1024) });
+  const links = [`<${base}/p/${name}/memberships?diff=1>; rel="differences"`];
+  if (page < pageCount(roster.plan)) {
+    const host = roster.plan.foreign_next === page ? base.replace("127.0.0.1", "localhost") : base;
+    links.push(`<${host}/p/${name}/memberships?page=${page + 1}>; title="page, next"; rel="next"`);
+  }
+  return answer(200, payload, { link: links.join(", ") });
 }

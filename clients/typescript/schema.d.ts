@@ -482,6 +482,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/submissions/{id}/answers/{question_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save one answer, order-safe, while the submission is open
+         * @description Stores the response when seq is higher than the question's stored seq (raise it with every edit; a millisecond clock serves). A save whose seq is not higher changes nothing and answers 200 with the stored answer and stale: true, so saves may arrive out of order, twice or concurrently. response null clears the answer. A question the submission does not present → 400; a submission no longer open (grading started) → 409 submission_graded; from deadline_at on → 409 deadline_passed. What is graded is the highest-seq answer stored before grading started.
+         */
+        put: operations["saveAnswer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/submissions/{id}/grade": {
         parameters: {
             query?: never;
@@ -1130,6 +1150,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lti/launches/{launch_id}/roster-sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a course's roster from its platform
+         * @description A job (`type: lti_roster`, GET /v1/jobs/{id}, visible to admin) that reads the launch's course roster by Names and Role Provisioning Services 2.0: a token for the scope https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly, then context_memberships_url and each Link rel="next" page (at most 1 000 pages of at most 1 MiB, each on the memberships URL's origin). Each member's user is found or created by (platform, user_id) as a launch does, never taken over by e-mail; Inactive members keep their user and grades. The roster becomes the new one only when every page was read; a failed sync leaves it as it was. A launch without the NRPS claim or without a context → 409 lti_no_membership_service; an unknown launch → 404.
+         */
+        post: operations["syncLtiRoster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/launches/{launch_id}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A course's roster, as last synced
+         * @description The members of the launch's course as the last sync that succeeded read them, by user id; `synced_at` is null (and `members` empty) before one. Pass `next_cursor` back as `cursor` until it is null. A launch without the NRPS claim or without a context → 409 lti_no_membership_service; an unknown launch → 404.
+         */
+        get: operations["getLtiRoster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/lti/keys/rotate": {
         parameters: {
             query?: never;
@@ -1372,7 +1432,7 @@ export interface components {
              * @description Stable; the error catalogue at /problems/<code>.
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
+            code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_no_membership_service" | "lti_not_configured" | "internal_error";
             request_id: string;
             errors?: {
                 path: string;
@@ -1737,7 +1797,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1747,7 +1814,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1759,14 +1826,14 @@ export interface components {
         };
         /** @default {} */
         QuestionFeedback: {
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 2000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             correct?: string;
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 2000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             incorrect?: string;
         };
         ChoiceOptionInput: {
             id?: string;
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
+            /** @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             text: string;
             /** @description Shown with this option's result when the reveal policy shows the key; part of the key, so hidden from credentials without quizzes:write. */
             feedback?: string;
@@ -1814,7 +1881,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1824,7 +1898,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1866,7 +1940,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1876,7 +1957,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1915,7 +1996,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1925,7 +2013,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1964,7 +2052,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1974,7 +2069,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2024,7 +2119,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2034,7 +2136,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2054,7 +2156,7 @@ export interface components {
         };
         OptionInput: {
             id?: string;
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
+            /** @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             text: string;
         };
         /**
@@ -2097,7 +2199,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2107,7 +2216,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2135,12 +2244,12 @@ export interface components {
         };
         MatchingPair: {
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
+             * @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example France
              */
             prompt: string;
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
+             * @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example Paris
              */
             choice: string;
@@ -2187,7 +2296,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2197,7 +2313,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2250,7 +2366,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2260,7 +2383,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2341,6 +2464,7 @@ export interface components {
          *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
          *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
          *       "type": "single_choice",
+         *       "content_format": "text",
          *       "title": "Capital of France",
          *       "tags": [
          *         "geography"
@@ -2375,6 +2499,11 @@ export interface components {
             quiz_id: string;
             /** @enum {string} */
             type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
+            /**
+             * @description How its texts are read: `"text"` plain, `"html"` a sanitized HTML fragment (docs/content.md).
+             * @enum {string}
+             */
+            content_format: "text" | "html";
             /** @description The question's name for its authors; null when it has none. */
             title: string | null;
             /** @description Its tags, in the order given; `[]` when none. */
@@ -2490,7 +2619,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2500,7 +2636,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2531,7 +2667,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2541,7 +2684,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2577,7 +2720,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2587,7 +2737,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2617,7 +2767,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2627,7 +2784,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2659,7 +2816,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2669,7 +2833,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2701,7 +2865,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2711,7 +2882,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2750,7 +2921,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2760,7 +2938,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2807,7 +2985,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2817,7 +3002,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2862,7 +3047,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2872,7 +3064,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2908,6 +3100,7 @@ export interface components {
             type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
             title?: unknown;
             tags?: unknown;
+            content_format?: unknown;
             prompt?: unknown;
             points?: unknown;
             feedback?: unknown;
@@ -2949,11 +3142,15 @@ export interface components {
          *       "answers": [
          *         {
          *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
-         *           "response": "a"
+         *           "response": "a",
+         *           "seq": 1795335120417,
+         *           "saved_at": "2026-11-22T08:12:00.000Z"
          *         },
          *         {
          *           "question_id": "qst_01kamz3g1d2e3f4g5h6j7k8m9n",
-         *           "response": false
+         *           "response": false,
+         *           "seq": 1795334400000,
+         *           "saved_at": "2026-11-22T08:00:00.000Z"
          *         }
          *       ],
          *       "score": 50,
@@ -2991,13 +3188,24 @@ export interface components {
             attempt: number;
             /** @enum {string} */
             status: "open" | "needs_review" | "graded";
+            /** @description The stored answer of each question answered, with its seq. */
             answers: {
                 question_id: string;
                 /**
-                 * @description single_choice: one of the question's option ids; multiple_choice: an array of its option ids, without repeats; true_false: a boolean; short_text: a string of at most 1 000 characters; numeric: a finite number; ordering: every item id once, in order; matching: an object of prompt ids to choice ids; fill_in_blanks: an object of blank ids to strings of at most 1 000 characters.
+                 * @description null: cleared by a one-answer save (unanswered, earns 0).
                  * @example a
                  */
                 response: unknown;
+                /**
+                 * Format: int64
+                 * @description The seq of the write that stored it: a one-answer save's own, or the time in milliseconds of the whole-answers write (0 for answers stored before seqs existed).
+                 */
+                seq: number;
+                /**
+                 * Format: date-time
+                 * @description When it was written.
+                 */
+                saved_at: string;
             }[];
             /** @description Percentage 0–100 once graded, else null. */
             score: number | null;
@@ -3132,7 +3340,7 @@ export interface components {
          *       "finished_at": "2026-11-23T09:30:02.000Z"
          *     }
          */
-        Job: components["schemas"]["RegradeJob"] | components["schemas"]["LtiResyncJob"] | components["schemas"]["ImportJob"];
+        Job: components["schemas"]["RegradeJob"] | components["schemas"]["LtiResyncJob"] | components["schemas"]["ImportJob"] | components["schemas"]["LtiRosterJob"];
         /**
          * @example {
          *       "id": "job_01kamz3f7c9n0p8s6e5vwx2y4r",
@@ -3377,6 +3585,85 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "job_01m83vvae005egq0h49a0et4ex",
+         *       "type": "lti_roster",
+         *       "status": "succeeded",
+         *       "quiz_id": null,
+         *       "launch_id": "ltl_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "progress": {
+         *         "done": 3,
+         *         "total": 3
+         *       },
+         *       "result": {
+         *         "members": 212,
+         *         "created": 198,
+         *         "updated": 4,
+         *         "inactive": 6
+         *       },
+         *       "error": null,
+         *       "created_at": "2026-11-23T09:30:00.000Z",
+         *       "finished_at": "2026-11-23T09:30:06.000Z"
+         *     }
+         */
+        LtiRosterJob: {
+            /** @example job_01kamz3f7c9n0p8s6e5vwx2y4r */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            progress: {
+                /** Format: int64 */
+                done: number;
+                /**
+                 * Format: int64
+                 * @description 0 until the job starts; set to `done` when it succeeds.
+                 */
+                total: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "lti_roster";
+            /** @description A roster belongs to a course, not a quiz. */
+            quiz_id: null;
+            /**
+             * @description The launch whose NRPS claim named the course's roster.
+             * @example ltl_01kamz3f7c9n0p8s6e5vwx2y4r
+             */
+            launch_id: string;
+            result: components["schemas"]["RosterResult"];
+            /** @description Why a failed sync failed (a page's HTTP status and beginning, a page over 1 MiB, over 1 000 pages, the token endpoint's refusal); the roster was left as it was. */
+            error: string | null;
+        };
+        /** @description Once the job has succeeded. */
+        RosterResult: {
+            /**
+             * Format: int64
+             * @description Members the platform listed (Active and Inactive), each once.
+             */
+            members: number;
+            /**
+             * Format: int64
+             * @description Users created for members seen for the first time.
+             */
+            created: number;
+            /**
+             * Format: int64
+             * @description Existing users whose name or e-mail the platform's list changed.
+             */
+            updated: number;
+            /**
+             * Format: int64
+             * @description Members listed as Inactive: they keep their user and grades.
+             */
+            inactive: number;
+        } | null;
+        /**
+         * @example {
          *       "question_ids": [
          *         "qst_01kamz3f7c9n0p8s6e5vwx2y4r"
          *       ],
@@ -3573,6 +3860,55 @@ export interface components {
         AnswersPut: {
             /** @description At most one answer per question; questions left out are unanswered and earn 0. */
             answers: components["schemas"]["AnswerInput"][];
+        };
+        /**
+         * @example {
+         *       "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "response": "b",
+         *       "seq": 1795335120417,
+         *       "saved_at": "2026-11-22T08:12:00.000Z",
+         *       "stale": false
+         *     }
+         */
+        SavedAnswer: {
+            /** @example qst_01kamz3f7c9n0p8s6e5vwx2y4r */
+            question_id: string;
+            /**
+             * @description The stored response; null: unanswered (cleared).
+             * @example a
+             */
+            response: unknown;
+            /**
+             * Format: int64
+             * @description The stored answer's seq.
+             */
+            seq: number;
+            /**
+             * Format: date-time
+             * @description When the stored answer was written.
+             */
+            saved_at: string;
+            /** @description true: the save's seq was not higher than the stored one, so it changed nothing and this is the answer stored before it. */
+            stale: boolean;
+        };
+        /**
+         * @example {
+         *       "response": "b",
+         *       "seq": 1795335120417
+         *     }
+         */
+        AnswerSave: {
+            /**
+             * @description As in the whole-answers PUT for the question's type; null clears the answer (its seq is kept).
+             * @example a
+             */
+            response: unknown;
+            /**
+             * Format: int64
+             * @description Raised by the client with every edit of the question (a millisecond clock serves): the stored answer is the one with the highest seq. 1 to 2^53 − 1.
+             * @example 1795335120417
+             */
+            seq: number;
         };
         /**
          * @example {
@@ -4670,6 +5006,9 @@ export interface components {
          *           "https://purl.imsglobal.org/spec/lti-ags/scope/score"
          *         ]
          *       },
+         *       "nrps": {
+         *         "context_memberships_url": "https://canvas.instructure.com/api/lti/courses/101/names_and_roles"
+         *       },
          *       "created_at": "2026-11-22T07:59:00.000Z"
          *     }
          */
@@ -4719,6 +5058,10 @@ export interface components {
                 lineitem: string | null;
                 scopes: string[];
             } | null;
+            /** @description The Names and Role Provisioning Services claim: where the course's roster is read (POST /v1/lti/launches/{launch_id}/roster-sync); null without one. */
+            nrps: {
+                context_memberships_url: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -4730,6 +5073,55 @@ export interface components {
         LtiLaunchCreate: {
             /** @description The JWT the platform posted (form field id_token), unchanged. */
             id_token: string;
+        };
+        /**
+         * @example {
+         *       "members": [
+         *         {
+         *           "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *           "lti_user_id": "0ae836b9-7fc9-4060-006f-27b2066ac545",
+         *           "roles": [
+         *             "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+         *           ],
+         *           "status": "Active"
+         *         }
+         *       ],
+         *       "synced_at": "2026-11-23T09:30:06.000Z",
+         *       "next_cursor": "eyJ2IjoxLCJhZnRlciI6InVzZXJfMDFrYW16M2Y3YzluMHA4czZlNXZ3eDJ5NHIifQ"
+         *     }
+         */
+        LtiRosterPage: {
+            members: components["schemas"]["LtiRosterMember"][];
+            /**
+             * Format: date-time
+             * @description When the roster shown was read from the platform; null before the first sync succeeds.
+             */
+            synced_at: string | null;
+            /** @description Cursor of the next page, or null on the last page. */
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "user_id": "user_01kamz3f7c9n0p8s6e5vwx2y4r",
+         *       "lti_user_id": "0ae836b9-7fc9-4060-006f-27b2066ac545",
+         *       "roles": [
+         *         "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+         *       ],
+         *       "status": "Active"
+         *     }
+         */
+        LtiRosterMember: {
+            /** @example user_01kamz3f7c9n0p8s6e5vwx2y4r */
+            user_id: string;
+            /** @description The platform's user_id for the member: a launch's sub. */
+            lti_user_id: string;
+            /** @description The member's roles in the course, as the platform listed them. */
+            roles: string[];
+            /**
+             * @description Inactive: the platform lists the member as inactive in the course; their user and grades stay.
+             * @enum {string}
+             */
+            status: "Active" | "Inactive";
         };
         /**
          * @example {
@@ -6750,6 +7142,7 @@ export interface operations {
                      *       "id": "qst_01kan2b6x3r9t5w8y1z4c7e0f2",
                      *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "type": "multiple_choice",
+                     *       "content_format": "text",
                      *       "title": "Capitals",
                      *       "tags": [
                      *         "geography"
@@ -7440,6 +7833,7 @@ export interface operations {
                      *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "type": "single_choice",
+                     *       "content_format": "text",
                      *       "title": "Capital of France",
                      *       "tags": [
                      *         "geography",
@@ -7908,7 +8302,9 @@ export interface operations {
                      *       "answers": [
                      *         {
                      *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
-                     *           "response": "a"
+                     *           "response": "a",
+                     *           "seq": 1795334400000,
+                     *           "saved_at": "2026-11-22T08:00:00.000Z"
                      *         }
                      *       ],
                      *       "score": null,
@@ -11457,7 +11853,9 @@ export interface operations {
                      *       "answers": [
                      *         {
                      *           "question_id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
-                     *           "response": "b"
+                     *           "response": "b",
+                     *           "seq": 1795334700000,
+                     *           "saved_at": "2026-11-22T08:05:00.000Z"
                      *         }
                      *       ],
                      *       "score": null,
@@ -11482,6 +11880,253 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Submission"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/submission_graded",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The submission is graded; its answers are final.",
+                     *       "code": "submission_graded",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    saveAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The submission's id; one of the wrong prefix or shape → 404. */
+                id: string;
+                /** @description A question the submission presents; one of the wrong prefix or shape → 404. */
+                question_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerSave"];
+            };
+        };
+        responses: {
+            /** @description The question's stored answer: this save's, or (stale) the one that stays. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedAnswer"];
                 };
             };
             /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
@@ -19882,6 +20527,461 @@ export interface operations {
             };
         };
     };
+    syncLtiRoster: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–255 visible ASCII characters. The same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); with a different request → 409 idempotency_key_reused; while the first is running elsewhere → 409 idempotency_key_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A launch that carried the NRPS claim: its course's roster. One of the wrong prefix or shape → 404. */
+                launch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, queued; Location names it. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "job_01m83vvae005egq0h49a0et4ex",
+                     *       "type": "lti_roster",
+                     *       "status": "queued",
+                     *       "quiz_id": null,
+                     *       "launch_id": "ltl_01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "progress": {
+                     *         "done": 0,
+                     *         "total": 0
+                     *       },
+                     *       "result": null,
+                     *       "error": null,
+                     *       "created_at": "2026-11-23T09:30:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description X-API-Key and Authorization carry different credentials (conflicting_credentials); on a POST also a malformed Idempotency-Key (invalid_idempotency_key). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflicting_credentials",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "X-API-Key and Authorization carry different credentials; send one.",
+                     *       "code": "conflicting_credentials",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. Or: The Idempotency-Key was used with another request (idempotency_key_reused) or that request is still running (idempotency_key_in_progress). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency_key_reused",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This Idempotency-Key was used with a different request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload_too_large",
+                     *       "title": "Content Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body is larger than 1048576 bytes (1 MiB).",
+                     *       "code": "payload_too_large",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body was sent that is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as application/json; charset=utf-8, not text/plain.",
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLtiRoster: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A launch that carried the NRPS claim: its course's roster. One of the wrong prefix or shape → 404. */
+                launch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the roster. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiRosterPage"];
+                };
+            };
+            /** @description Invalid input: malformed JSON, a missing, unknown or invalid field, or a bad cursor; also X-API-Key and Authorization carrying different credentials. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation_failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "title: Too big: expected string to have <=200 characters",
+                     *       "code": "validation_failed",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r",
+                     *       "errors": [
+                     *         {
+                     *           "path": "title",
+                     *           "message": "Too big: expected string to have <=200 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send an API key (X-API-Key or Authorization: Bearer) or an OAuth access token.",
+                     *       "code": "unauthorized",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/insufficient_scope",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the quizzes:write scope.",
+                     *       "code": "insufficient_scope",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource (also for ids of the wrong shape). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Quiz not found.",
+                     *       "code": "not_found",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the resource's state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/lti_no_membership_service",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The launch ltl_01kamz3f7c9n0p8s6e5vwx2y4r carried no NRPS claim (no context_memberships_url): its platform offered no roster.",
+                     *       "code": "lti_no_membership_service",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 600 requests per 60 s reached; retry after 42 s.",
+                     *       "code": "rate_limited",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; the answer names only the request id (internal_error), the log has the rest. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-D1-Bookmark": components["headers"]["X-D1-Bookmark"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "code": "internal_error",
+                     *       "request_id": "01kamz3f7c9n0p8s6e5vwx2y4r"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     rotateLtiKeys: {
         parameters: {
             query?: never;
@@ -21023,7 +22123,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A problem code of the error catalogue. */
-                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_not_configured" | "internal_error";
+                code: "validation_failed" | "invalid_bookmark" | "malformed_json" | "bad_request" | "unknown_format" | "conflicting_credentials" | "invalid_idempotency_key" | "unauthorized" | "invalid_token" | "insufficient_scope" | "not_found" | "method_not_allowed" | "email_taken" | "quiz_has_submissions" | "question_limit_reached" | "attempt_limit_reached" | "submission_graded" | "not_graded" | "nothing_to_review" | "answers_changing" | "already_rotated" | "key_expired" | "idempotency_key_reused" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "redelivery_limited" | "test_event_limited" | "quiz_not_available" | "deadline_passed" | "pool_too_small" | "concurrent_update" | "webhook_endpoint_limit" | "endpoint_disabled" | "endpoint_not_subscribed" | "webhooks_not_configured" | "invalid_launch" | "lti_platform_exists" | "lti_no_membership_service" | "lti_not_configured" | "internal_error";
             };
             cookie?: never;
         };

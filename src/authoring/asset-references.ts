@@ -1,4 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { bindingOf } from "../db/session";
 import { statement } from "../db/statements";
 import { assetIdsIn } from "../domain/asset-references";
 import type { Database } from "../env";
@@ -12,7 +14,7 @@ import type { QuestionRow } from "./question-rows";
  */
 
 /** Every text of a question that may name an asset: its prompt, explanation, title, feedback and every text of its definition. */
-export const questionTexts = (row: Pick<QuestionRow, "prompt" | "explanation" | "title" | "feedback" | "definition">) => [
+const questionTexts = (row: Pick<QuestionRow, "prompt" | "explanation" | "title" | "feedback" | "definition">) => [
   row.prompt,
   row.explanation ?? "",
   row.title ?? "",
@@ -72,18 +74,29 @@ export function assetReferenceStatements(
   return out;
 }
 
+/** The ids among `ids` that name an asset in `db`. */
+async function existing(db: Database, ids: string[]): Promise<Set<string>> {
+  const known = await db.all<{ id: string }>(
+    sql`SELECT id FROM assets WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+  );
+  return new Set(known.map((k) => k.id));
+}
+
 /**
  * 400 naming the ids of the questions' texts that are no asset, at `path` (the questions' own, or
  * `questions.<i>` of a quiz's), read before the batch; the batch itself refuses one deleted since.
+ * The request's session may read a replica that has not seen an upload made a moment ago (its
+ * client sent no bookmark): an id it does not find is looked for again on the primary before it is
+ * refused, so an image uploaded and then used at once is never refused.
  */
 export async function refuseUnknownAssets(db: Database, rows: readonly QuestionRow[], path: (index: number) => string) {
   const mentioned = rows.map((row) => assetIdsIn(questionTexts(row)));
   const all = [...new Set(mentioned.flat())];
   if (all.length === 0) return;
-  const known = await db.all<{ id: string }>(
-    sql`SELECT id FROM assets WHERE id IN (SELECT value FROM json_each(${JSON.stringify(all)}))`,
-  );
-  const exists = new Set(known.map((k) => k.id));
+  const exists = await existing(db, all);
+  const unseen = all.filter((id) => !exists.has(id));
+  if (unseen.length > 0)
+    for (const id of await existing(drizzle(bindingOf(db) as D1Database) as Database, unseen)) exists.add(id);
   const errors = mentioned.flatMap((ids, i) =>
     ids
       .filter((id) => !exists.has(id))

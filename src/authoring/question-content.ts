@@ -1,5 +1,5 @@
-import { contentFields, MAX_CONTENT_CHARS, NestingTooDeep } from "../domain/content/question-content";
-import { mayHoldTex, type SanitizeOptions, sanitizeHtml } from "../domain/content/sanitize";
+import { contentFields, MAX_CONTENT_CHARS, MAX_NESTING, NestingTooDeep } from "../domain/content/question-content";
+import { mayHoldTex, type SanitizeOptions, sanitizeHtml, type TexRenderer } from "../domain/content/sanitize";
 import { loadTex } from "../domain/content/tex";
 import { QuestionInput } from "../domain/question-types";
 import { type FieldError, validationFailed } from "../lib/errors";
@@ -17,6 +17,33 @@ import { fieldErrors } from "../lib/validation";
 declare const STORED: unique symbol;
 /** A question input whose formatted texts are as stored. */
 export type StoredQuestionInput = QuestionInput & { readonly [STORED]: true };
+
+/**
+ * One write's TeX budget: KaTeX takes about 0.2 ms a formula (docs/performance.md), and a request
+ * of 200 questions of many fields each could otherwise ask for minutes of CPU. Past it → 400.
+ */
+const MAX_TEX_FORMULAS_PER_WRITE = 1000;
+const MAX_TEX_CHARS_PER_WRITE = 200_000;
+
+class TexBudgetExceeded extends Error {
+  constructor() {
+    super(
+      `More than ${MAX_TEX_FORMULAS_PER_WRITE} TeX formulas (or ${MAX_TEX_CHARS_PER_WRITE} characters of TeX) in one write: write the questions in several requests.`,
+    );
+  }
+}
+
+/** `tex` counting what one write asks of it. */
+function budgeted(tex: TexRenderer): TexRenderer {
+  let formulas = 0;
+  let chars = 0;
+  return (source, display) => {
+    formulas++;
+    chars += source.length;
+    if (formulas > MAX_TEX_FORMULAS_PER_WRITE || chars > MAX_TEX_CHARS_PER_WRITE) throw new TexBudgetExceeded();
+    return tex(source, display);
+  };
+}
 
 const joinPath = (path: (string | number)[]) =>
   path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out ? `${out}.${part}` : part), "");
@@ -39,8 +66,15 @@ export function storeContent(
         });
       field.replace(html);
     } catch (error) {
+      if (error instanceof TexBudgetExceeded) {
+        errors.push({ path: joinPath(field.path), message: error.message });
+        break;
+      }
       if (!(error instanceof NestingTooDeep)) throw error;
-      errors.push({ path: joinPath(field.path), message: `${error.message} Flatten it: at most 64 levels are stored.` });
+      errors.push({
+        path: joinPath(field.path),
+        message: `${error.message} Flatten it: at most ${MAX_NESTING} levels are stored.`,
+      });
     }
   }
   if (errors.length > 0) return { errors };
@@ -61,7 +95,7 @@ export async function contentOptions(inputs: readonly unknown[], origin?: string
       (input as { content_format?: unknown }).content_format === "html" &&
       contentFields(input as Record<string, unknown>).some((field) => mayHoldTex(field.value)),
   );
-  return { origin, tex: needsTex ? await loadTex() : undefined };
+  return { origin, tex: needsTex ? budgeted(await loadTex()) : undefined };
 }
 
 /** The request's questions as stored, or a 400 naming every field refused (at `prefix`, as `questions[2]`). */

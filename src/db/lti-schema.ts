@@ -92,6 +92,8 @@ export const ltiLaunches = sqliteTable("lti_launches", {
   /** The AGS line item scores go to; null when the launch grants none. */
   lineitem: text("lineitem"),
   agsScopes: text("ags_scopes", { mode: "json" }).$type<string[]>(),
+  /** The NRPS claim's context_memberships_url (the course's roster); null when the launch grants none. */
+  membershipsUrl: text("memberships_url"),
   createdAt: text("created_at").notNull(),
 });
 

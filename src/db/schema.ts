@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { SubmittedAnswer } from "../domain/answers";
+import type { StoredAnswer } from "../domain/answers";
 import { CONTENT_FORMATS } from "../domain/content/question-content";
 import type { StoredAnswerResult } from "../domain/grading";
 import { ITEM_ATTEMPTS, type ItemSumsTuple, type OptionSumsTuple } from "../domain/item-analysis";
@@ -109,9 +109,14 @@ export const submissions = sqliteTable(
     /** 1-based attempt number of this user at this quiz; unique, so max_attempts holds under races. */
     attempt: integer("attempt").notNull(),
     status: text("status", { enum: SUBMISSION_STATUSES }).notNull(),
-    answers: text("answers", { mode: "json" }).$type<SubmittedAnswer[]>().notNull(),
+    answers: text("answers", { mode: "json" }).$type<StoredAnswer[]>().notNull(),
     /** +1 on every answers write; the grade claims the submission only at the revision it graded. */
     answersRevision: integer("answers_revision").notNull().default(0),
+    /**
+     * The seq of every question the answers do not name: the last whole-answers PUT's time in ms
+     * (it resets every seq), 0 before one. A one-answer save lands only above its question's seq.
+     */
+    answersBaseSeq: integer("answers_base_seq").notNull().default(0),
     score: real("score"),
     pointsEarned: real("points_earned"),
     pointsPossible: real("points_possible"),

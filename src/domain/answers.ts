@@ -13,6 +13,27 @@ export interface SubmittedAnswer {
   response: unknown;
 }
 
+/** The largest seq a one-answer save may carry: JSON numbers are exact integers up to 2^53 - 1. */
+export const MAX_ANSWER_SEQ = Number.MAX_SAFE_INTEGER;
+
+/**
+ * An answer as stored: the response (null once a one-answer save cleared it) with the seq of the
+ * write that stored it and when. The stored answer of a question is the one with the highest seq;
+ * answers written before seqs existed have neither field.
+ */
+export interface StoredAnswer extends SubmittedAnswer {
+  seq?: number;
+  saved_at?: string;
+}
+
+/**
+ * Answers written whole (a submission's creation, the whole-answers PUT), each stamped with the
+ * write's time: its seq the time in milliseconds, so a one-answer save with a millisecond clock
+ * made after the write lands and one made before it is stale.
+ */
+export const stampedAnswers = (answers: readonly SubmittedAnswer[], savedAt: string): StoredAnswer[] =>
+  answers.map(({ question_id, response }) => ({ question_id, response, seq: Date.parse(savedAt), saved_at: savedAt }));
+
 /** Why a response does not fit its question (shape, bounds, option ids), or undefined when it does. */
 export const responseProblem = (question: GradableQuestion, response: unknown): string | undefined =>
   moduleOf(question).responseProblem(question, response);

@@ -37,9 +37,6 @@ export const isAssetId = (value: string): boolean =>
 
 export const assetPath = (id: string): string => ASSET_PATH_PREFIX + id;
 
-/** An asset's bytes in R2 (ASSETS_BUCKET): once per distinct content, under its lower-case hex SHA-256. */
-export const assetObjectKey = (sha256: string): string => `assets/${sha256}`;
-
 /**
  * The asset id an `img` `src` names, or null when it names anything else. Accepted: the path
  * `/v1/assets/<id>`, or the absolute `http(s)` URL of that path on `origin` (the service's own

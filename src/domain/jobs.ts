@@ -1,9 +1,9 @@
 /**
  * Long work the API runs in the background (GET /v1/jobs/{id}): regrades, LTI resyncs
- * (src/lti/resync.ts) and question-bank imports (src/imports; the formats they read are
- * src/interchange/formats).
+ * (src/lti/resync.ts), question-bank imports (src/imports; the formats they read are
+ * src/interchange/formats) and LTI roster syncs (src/lti/roster.ts).
  */
-export const JOB_TYPES = ["regrade", "lti_resync", "import"] as const;
+export const JOB_TYPES = ["regrade", "lti_resync", "import", "lti_roster"] as const;
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 

@@ -15,7 +15,13 @@ export function serializeSubmission(row: SubmissionRow) {
     user_id: row.userId,
     attempt: row.attempt,
     status: row.status,
-    answers: row.answers,
+    // An answer written before seqs existed shows the base seq and the submission's last change.
+    answers: row.answers.map((a) => ({
+      question_id: a.question_id,
+      response: a.response,
+      seq: a.seq ?? row.answersBaseSeq,
+      saved_at: a.saved_at ?? row.updatedAt,
+    })),
     score: row.score,
     deadline_at: row.deadlineAt,
     graded_by: row.gradedBy,

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { questionTexts } from "../authoring/asset-references";
+import { objectKey } from "../authoring/assets";
 import type { QuestionRow } from "../authoring/question-rows";
 import type { assets } from "../db/assets-schema";
 import { assetIdsIn } from "../domain/asset-references";
-import { assetObjectKey, assetPath } from "../domain/asset-url";
+import { assetPath } from "../domain/asset-url";
 import { contentFields } from "../domain/content/question-content";
 import type { Database } from "../env";
 import type { ImportedImage, ImportResult } from "../interchange";
@@ -41,8 +41,8 @@ export async function resolveImages(
   read: ImportResult,
   hashed: readonly HashedImage[],
   now = isoNow(),
-): Promise<AssetRow[]> {
-  if (hashed.length === 0) return [];
+): Promise<{ fresh: AssetRow[]; ids: Set<string> }> {
+  if (hashed.length === 0) return { fresh: [], ids: new Set() };
   const known = await db.all<{ id: string; sha256: string }>(
     sql`SELECT id, sha256 FROM assets WHERE sha256 IN (SELECT value FROM json_each(${JSON.stringify(hashed.map((h) => h.sha256))}))`,
   );
@@ -63,10 +63,11 @@ export async function resolveImages(
       width: image.width,
       height: image.height,
       createdAt: now,
+      touchedAt: now,
     });
   }
   if (rename.size > 0) renameAssets(read, rename);
-  return rows;
+  return { fresh: rows, ids: new Set([...rows.map((row) => row.id), ...bySha.values()]) };
 }
 
 const ASSET_PATH = /\/v1\/assets\/(ast_[0-9a-z]{32})/g;
@@ -83,14 +84,28 @@ function renameAssets(read: ImportResult, rename: Map<string, string>): void {
   }
 }
 
-/** The new assets the planned questions refer to: only those are written (an image of a skipped item is not). */
-export function referredAssets(rows: readonly QuestionRow[], fresh: readonly AssetRow[]): AssetRow[] {
-  if (fresh.length === 0) return [];
-  const referred = new Set(assetIdsIn(rows.flatMap((row) => questionTexts(row))));
-  return fresh.filter((row) => referred.has(row.id));
+/** The asset ids the planned questions' texts name. */
+const referredIds = (rows: readonly QuestionRow[]) =>
+  new Set(
+    assetIdsIn(
+      rows.flatMap((row) => [row.prompt, row.explanation ?? "", JSON.stringify(row.feedback), JSON.stringify(row.definition)]),
+    ),
+  );
+
+/**
+ * Of the file's images, those the planned questions refer to: the new rows to write (an image of a
+ * skipped item is not written) and every such asset's id, whose rows must all be there when the
+ * batch runs (a new one not taken by another upload, a known one not swept by the cron meanwhile).
+ */
+export function referredAssets(rows: readonly QuestionRow[], images: { fresh: AssetRow[]; ids: Set<string> }) {
+  const referred = referredIds(rows);
+  return {
+    fresh: images.fresh.filter((row) => referred.has(row.id)),
+    required: [...images.ids].filter((id) => referred.has(id)),
+  };
 }
 
-/** The bytes of new assets in R2, each put once per delivery (an object already there is the same bytes). */
+/** The bytes of new assets in R2 under their ids, each put once per delivery (`put` remembers the ids). */
 export async function putImages(
   env: Env,
   rows: readonly AssetRow[],
@@ -100,15 +115,25 @@ export async function putImages(
   const bytes = new Map(hashed.map((h) => [h.sha256, h.image]));
   await Promise.all(
     rows
-      .filter((row) => !put.has(row.sha256))
+      .filter((row) => !put.has(row.id))
       .map(async (row) => {
         const image = bytes.get(row.sha256);
         if (!image) return;
-        await env.ASSETS_BUCKET.put(assetObjectKey(row.sha256), image.bytes, {
+        await env.ASSETS_BUCKET.put(objectKey(row.id), image.bytes, {
           httpMetadata: { contentType: row.mediaType },
           sha256: row.sha256,
         });
-        put.add(row.sha256);
+        put.add(row.id);
       }),
   );
+}
+
+/**
+ * The objects this delivery put whose rows were not written (the batch failed, or another upload
+ * of the same bytes won and the import was planned again naming that asset): deleted, so R2 holds
+ * no bytes without a row. Only a delivery that dies between the put and this leaves one behind.
+ */
+export async function deleteUnwritten(env: Env, put: ReadonlySet<string>, written: ReadonlySet<string>): Promise<void> {
+  const orphans = [...put].filter((id) => !written.has(id));
+  if (orphans.length > 0) await env.ASSETS_BUCKET.delete(orphans.map(objectKey));
 }

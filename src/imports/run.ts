@@ -13,7 +13,7 @@ import { errorChainText } from "../lib/errors";
 import { logger } from "../lib/log";
 import { textProblem } from "../lib/text";
 import { isoNow } from "../lib/time";
-import { hashImages, putImages, referredAssets, resolveImages } from "./assets";
+import { deleteUnwritten, type HashedImage, hashImages, putImages, referredAssets, resolveImages } from "./assets";
 import { planImport, type TargetQuiz } from "./plan";
 import { importResult } from "./report";
 import type { ImportParams } from "./start";
@@ -72,18 +72,43 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
       `The file could not be read as ${params.format}: the reader stopped on its content.`,
     );
   }
-  let target = await targetQuiz(db, job, params);
-  // KaTeX only when an item is HTML holding TeX (no origin: an imported img names an asset by its path).
-  const content = await contentOptions(read.items.map((item) => item.question));
+  const target = await targetQuiz(db, job, params);
   const hashed = await hashImages(read.images ?? []);
   const put = new Set<string>();
+  let written = new Set<string>();
+  try {
+    return await writeImport(env, db, wakeUps, job, params, read, target, hashed, put, (ids) => {
+      written = ids;
+    });
+  } finally {
+    // Whatever happened, no object of this delivery stays without its row.
+    await deleteUnwritten(env, put, written);
+  }
+}
+
+async function writeImport(
+  env: Env,
+  db: Database,
+  wakeUps: WakeUps,
+  job: JobRow,
+  params: ImportParams,
+  read: ImportResult,
+  first: TargetQuiz,
+  hashed: HashedImage[],
+  put: Set<string>,
+  wrote: (ids: Set<string>) => void,
+): Promise<void> {
+  let target = first;
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = isoNow();
+    // KaTeX only when an item is HTML holding TeX (no origin: an imported img names an asset by its path);
+    // the write's TeX budget starts afresh with each plan.
+    const content = await contentOptions(read.items.map((item) => item.question));
     // The images as stored now (an image already an asset is that asset), then the plan that names them.
-    const fresh = await resolveImages(db, read, hashed, now);
+    const images = await resolveImages(db, read, hashed, now);
     const plan = planImport(read, target, now, content);
-    const assets = referredAssets(plan.rows, fresh);
-    await putImages(env, assets, hashed, put);
+    const assets = referredAssets(plan.rows, images);
+    await putImages(env, assets.fresh, hashed, put);
     const newQuiz = params.new_quiz ? quizRow(job.quizId, quizTitle(params, read, now), now) : undefined;
     const result = importResult(params.format, plan.rows.length > 0 ? job.quizId : null, plan.report);
     const batch = importBatch(db, {
@@ -94,11 +119,13 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
       quizId: job.quizId,
       questionCount: target.questionCount,
       rows: plan.rows,
-      assets,
+      assets: assets.fresh,
+      requiredAssets: assets.required,
       result,
     });
     try {
       await commit(db, wakeUps, batch);
+      wrote(new Set(assets.fresh.map((row) => row.id)));
       return;
     } catch (error) {
       const text = errorChainText(error);

@@ -36,6 +36,8 @@ export interface ImportWrite {
   rows: QuestionRow[];
   /** The new assets the questions refer to (assets.ts): their bytes are in R2 already. */
   assets?: AssetRow[];
+  /** Every asset of the file the questions refer to, new or known: the questions are written only if all are there. */
+  requiredAssets?: string[];
   result: ImportJobResult;
 }
 
@@ -53,8 +55,8 @@ export function importBatch(db: Database, write: ImportWrite): D1PreparedStateme
   if (write.newQuiz) statements.push(prepared(db, db.insert(quizzes).values(write.newQuiz)));
   const fresh = write.assets ?? [];
   // The new assets, in one statement whatever their number. One whose bytes another upload made an
-  // asset meanwhile is not inserted (the unique sha256): then the questions' guard below fails and
-  // the import is planned again, naming that asset.
+  // asset meanwhile is not inserted (the unique sha256), and a known one the cron swept is gone: then
+  // the questions' guard below fails and the import is planned again from the assets as stored.
   if (fresh.length > 0)
     statements.push(
       statement(
@@ -67,10 +69,11 @@ export function importBatch(db: Database, write: ImportWrite): D1PreparedStateme
             ON CONFLICT DO NOTHING`,
       ),
     );
+  const required = [...new Set([...fresh.map((a) => a.id), ...(write.requiredAssets ?? [])])];
   const assetsHold =
-    fresh.length === 0
+    required.length === 0
       ? sql`1`
-      : sql`(SELECT count(*) FROM assets WHERE id IN (SELECT value FROM json_each(${JSON.stringify(fresh.map((a) => a.id))}))) = ${fresh.length}`;
+      : sql`(SELECT count(*) FROM assets WHERE id IN (SELECT value FROM json_each(${JSON.stringify(required)}))) = ${required.length}`;
   const holds = sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${jobId} AND chunk_token = ${token}) AND ${assetsHold}`;
   rows.forEach((row, i) => {
     const before = write.questionCount + i;

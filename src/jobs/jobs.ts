@@ -9,7 +9,7 @@ import { isoNow } from "../lib/time";
 import { send } from "../queue/send";
 
 /**
- * Jobs: long work run in bounded steps by the jobs queue (regrades, imports, resyncs). Each
+ * Jobs: long work run in bounded steps by the jobs queue (regrades, imports, resyncs, roster syncs). Each
  * delivery of a job's message works from the job's stored cursor; the cron hands a stalled job
  * over again and deletes finished ones after their retention.
  */
@@ -46,6 +46,14 @@ interface RegradeResultBody {
   mean_score_after: number | null;
 }
 
+/** What a succeeded roster sync reports (jobs.result): src/lti/roster.ts. */
+interface RosterResultBody {
+  members: number;
+  created: number;
+  updated: number;
+  inactive: number;
+}
+
 /**
  * A job as GET /v1/jobs/{id} answers it, by type. Regrades and resyncs report a failure as a
  * string, as they always have; an import's failure carries its code (docs/import-export.md): `{ code, detail }`,
@@ -72,6 +80,16 @@ export function serializeJob(row: JobRow) {
       return { ...common, type: row.type, result: null, error: row.error };
     case "regrade":
       return { ...common, type: row.type, result: (row.result ?? null) as RegradeResultBody | null, error: row.error };
+    case "lti_roster":
+      // quiz_id holds the sync's launch; its tallies are in result while it runs, shown once it succeeds.
+      return {
+        ...common,
+        type: row.type,
+        quiz_id: null,
+        launch_id: row.quizId,
+        result: row.status === "succeeded" ? ((row.result ?? null) as RosterResultBody | null) : null,
+        error: row.error,
+      };
   }
 }
 

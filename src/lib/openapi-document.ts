@@ -35,6 +35,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Grades: "The score each user keeps at each quiz under its grading policy.",
   Regrade: "Grading a quiz's submissions again after its key changed, as a job (scope quizzes:write).",
   Imports: "Question banks in (QTI, Moodle XML, GIFT, Aiken) as jobs, with a report of every item (scope quizzes:write).",
+  Assets: "Images for questions' HTML text: uploaded once (scope quizzes:write), served to anyone by an unguessable id.",
   Jobs: "Long work run in the background (regrades, imports, LTI resyncs): its progress, result and changes.",
   Analytics: "Aggregates of graded submissions, per quiz and per user, and item analysis.",
   Authentication: "Checking a credential.",

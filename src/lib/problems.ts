@@ -205,16 +205,17 @@ export const PROBLEMS = {
   payload_too_large: {
     status: 413,
     title: "Payload too large",
-    means: "The body is larger than the operation takes: 1 MiB for a JSON body, 10 MiB for an import's file.",
-    todo: "Send a smaller body, e.g. create a quiz's questions in several requests, or split the file to import.",
+    means:
+      "The body is larger than the operation takes: 1 MiB for a JSON body, 10 MiB for an import's file, 5 MiB for an image (POST /v1/assets).",
+    todo: "Send a smaller body, e.g. create a quiz's questions in several requests, split the file to import, or make the image smaller.",
     detail: "The body is larger than 1048576 bytes (1 MiB).",
   },
   unsupported_media_type: {
     status: 415,
     title: "Unsupported media type",
     means:
-      "A body was sent in a media type the operation does not take: application/json, or for an import application/zip, application/xml, text/xml or text/plain.",
-    todo: "Send the body as JSON with Content-Type: application/json; charset=utf-8 (an import: the file with its own media type).",
+      "A body was sent in a media type the operation does not take: application/json, for an import application/zip, application/xml, text/xml or text/plain, for an image image/png, image/jpeg, image/gif or image/webp; or an image's bytes are not the format its Content-Type names.",
+    todo: "Send the body as JSON with Content-Type: application/json; charset=utf-8 (an import: the file with its own media type; an image: with the Content-Type of the format its bytes are).",
     detail: "Send the body as application/json; charset=utf-8, not text/plain.",
   },
   rate_limited: {
@@ -311,6 +312,15 @@ export const PROBLEMS = {
     means: "Another platform is registered with the same issuer and client_id.",
     todo: "Change that platform (PATCH /v1/lti/platforms/{id}) instead of registering it again.",
     detail: "A platform with this issuer and client_id is registered already (ltp_01kamz3f7c9n0p8s6e5vwx2y4r).",
+  },
+  lti_no_membership_service: {
+    status: 409,
+    title: "No roster service",
+    means:
+      "The launch carried no Names and Role Provisioning Services claim (https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice with a context_memberships_url) or no context: the platform did not offer the course's roster with it.",
+    todo: "Enable Names and Role Provisioning for the tool in the LMS (its developer key or registration), then sync from a launch made since.",
+    detail:
+      "The launch ltl_01kamz3f7c9n0p8s6e5vwx2y4r carried no NRPS claim (no context_memberships_url): its platform offered no roster.",
   },
   lti_not_configured: {
     status: 503,

@@ -11,6 +11,7 @@ const CLAIM = {
   roles: "https://purl.imsglobal.org/spec/lti/claim/roles",
   custom: "https://purl.imsglobal.org/spec/lti/claim/custom",
   ags: "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint",
+  nrps: "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice",
 } as const;
 
 /** The AGS scope that posting scores needs. */
@@ -70,18 +71,20 @@ export interface LaunchClaims {
   email: string | null;
   customQuizId: string | undefined;
   ags: { lineitem: string | null; scopes: string[] } | null;
+  /** The NRPS claim's context_memberships_url; null without one. */
+  membershipsUrl: string | null;
 }
 
-/** A person's name from the claims: `name`, else given and family names; "" when the platform sends none. */
-function nameOf(payload: JWTPayload): string {
+/** A person's name from the claims (or an NRPS member): `name`, else given and family names; "" when the platform sends none. */
+export function nameOf(payload: Record<string, unknown>): string {
   const full = clip(payload.name, MAX_NAME);
   if (full !== undefined) return full;
   const parts = [clip(payload.given_name, MAX_NAME), clip(payload.family_name, MAX_NAME)].filter(Boolean);
   return clip(parts.join(" "), MAX_NAME) ?? "";
 }
 
-/** The e-mail claim when it is an address; null otherwise (never an invented one). */
-function emailOf(payload: JWTPayload): string | null {
+/** The e-mail claim (or an NRPS member's) when it is an address; null otherwise (never an invented one). */
+export function emailOf(payload: Record<string, unknown>): string | null {
   const email = clip(payload.email, MAX_EMAIL);
   return email !== undefined && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : null;
 }
@@ -96,6 +99,28 @@ function agsOf(payload: JWTPayload): LaunchClaims["ags"] {
   const lineitem = typeof ags.lineitem === "string" && ags.lineitem.length <= MAX_URL ? ags.lineitem : null;
   return { lineitem, scopes: scopes.slice(0, 20) };
 }
+
+function isUrl(text: string): boolean {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The NRPS claim's roster URL (Names and Role Provisioning Services 2.0 §3.6.1); null without one or when it is no URL. */
+function membershipsUrlOf(payload: JWTPayload): string | null {
+  const url = record(payload[CLAIM.nrps]).context_memberships_url;
+  return typeof url === "string" && url.length <= MAX_URL && isUrl(url) ? url : null;
+}
+
+/** Roles as a claim or an NRPS member lists them: strings of at most 255 characters, at most 50. */
+export const rolesOf = (roles: unknown): string[] =>
+  Array.isArray(roles) ? roles.filter((r): r is string => typeof r === "string" && r.length <= MAX_ID).slice(0, MAX_ROLES) : [];
+
+/** An exact identifier (a member's user_id, as a launch's sub): kept as sent; undefined when empty or over 255 characters. */
+export const ltiUserIdOf = (value: unknown) => exact(value, MAX_ID);
 
 /** The claims of a verified id_token, read defensively: a missing or malformed claim is undefined, for its check to refuse. */
 export function readClaims(payload: JWTPayload): LaunchClaims {
@@ -115,13 +140,12 @@ export function readClaims(payload: JWTPayload): LaunchClaims {
     iat: typeof payload.iat === "number" ? payload.iat : undefined,
     resourceLink: linkId === undefined ? undefined : { ...strings(link, { title: MAX_NAME, description: MAX_TEXT }), id: linkId },
     context: contextId === undefined ? null : { ...strings(context, { label: MAX_NAME, title: MAX_NAME }), id: contextId },
-    roles: Array.isArray(roles)
-      ? roles.filter((r): r is string => typeof r === "string" && r.length <= MAX_ID).slice(0, MAX_ROLES)
-      : [],
+    roles: rolesOf(roles),
     name: nameOf(payload),
     email: emailOf(payload),
     customQuizId: typeof customQuizId === "string" ? customQuizId : undefined,
     ags: agsOf(payload),
+    membershipsUrl: membershipsUrlOf(payload),
   };
 }
 

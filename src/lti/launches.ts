@@ -63,6 +63,7 @@ function serializeLaunch(row: LaunchRow) {
     resource_link: row.resourceLink,
     quiz_id: row.quizId,
     ags: row.agsScopes === null ? null : { lineitem: row.lineitem, scopes: row.agsScopes },
+    nrps: row.membershipsUrl === null ? null : { context_memberships_url: row.membershipsUrl },
     created_at: row.createdAt,
   };
 }
@@ -84,6 +85,7 @@ export async function acceptLaunch(env: Env, db: Database, wakeUps: WakeUps, idT
     resourceLink: launch.resourceLink,
     lineitem: claims.ags?.lineitem ?? null,
     agsScopes: claims.ags?.scopes ?? null,
+    membershipsUrl: claims.membershipsUrl,
     createdAt: isoNow(),
   };
   await db.insert(ltiLaunches).values(row);

@@ -10,9 +10,9 @@ import { signingKey } from "./keys";
 import type { PlatformRow } from "./verify";
 
 /**
- * The AGS access token for a platform (docs/lti.md): client_credentials with a JWT client
- * assertion (RFC 7523 §2.2; 1EdTech Security Framework §4.1) signed by the tool's current key,
- * for the score scope. A token is reused until 60 s before it expires: kept in this isolate and,
+ * The platform's access token (docs/lti.md): client_credentials with a JWT client assertion
+ * (RFC 7523 §2.2; 1EdTech Security Framework §4.1) signed by the tool's current key, for the
+ * AGS score scope or the NRPS membership scope. A token is reused until 60 s before it expires: kept in this isolate and,
  * sealed, in KV for the others; concurrent needs in one isolate share one request.
  */
 
@@ -38,11 +38,14 @@ export class TokenFailure extends Error {
 const inMemory = new Map<string, Token>();
 const requesting = new Map<string, Promise<Token>>();
 
-/** The cache key: the registration as it is now, so that a changed token URL, client or audience asks afresh. */
-const cacheKey = async (platform: PlatformRow) =>
+/**
+ * The cache key: the registration as it is now, so that a changed token URL, client or audience
+ * asks afresh, and the scope (a score token is not a roster token).
+ */
+const cacheKey = async (platform: PlatformRow, scope: string) =>
   kvKeys.ltiToken(
     platform.id,
-    (await sha256Hex(`${platform.clientId}\n${platform.authTokenUrl}\n${platform.audience ?? ""}`)).slice(0, 16),
+    (await sha256Hex(`${platform.clientId}\n${platform.authTokenUrl}\n${platform.audience ?? ""}\n${scope}`)).slice(0, 16),
   );
 
 async function clientAssertion(env: Env, db: Database, platform: PlatformRow): Promise<string> {
@@ -58,12 +61,18 @@ async function clientAssertion(env: Env, db: Database, platform: PlatformRow): P
     .sign(privateKey);
 }
 
-async function requestToken(env: Env, db: Database, platform: PlatformRow, policy: Config["webhooks"]["urlPolicy"]) {
+async function requestToken(
+  env: Env,
+  db: Database,
+  platform: PlatformRow,
+  policy: Config["webhooks"]["urlPolicy"],
+  scope: string,
+) {
   const body = new URLSearchParams({
     grant_type: "client_credentials",
     client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
     client_assertion: await clientAssertion(env, db, platform),
-    scope: AGS_SCORE_SCOPE,
+    scope,
   });
   const answer = await outbound(
     platform.authTokenUrl,
@@ -83,9 +92,15 @@ async function requestToken(env: Env, db: Database, platform: PlatformRow, polic
   return { accessToken: parsed.access_token, usableUntilMs: Date.now() + ttl * 1000 - EXPIRY_MARGIN_MS, ttl };
 }
 
-/** A token good for at least another minute, asked for only when none is kept. */
-export async function platformToken(env: Env, db: Database, platform: PlatformRow, policy: Config["webhooks"]["urlPolicy"]) {
-  const key = await cacheKey(platform);
+/** A token for `scope` (by default AGS scores) good for at least another minute, asked for only when none is kept. */
+export async function platformToken(
+  env: Env,
+  db: Database,
+  platform: PlatformRow,
+  policy: Config["webhooks"]["urlPolicy"],
+  scope = AGS_SCORE_SCOPE,
+) {
+  const key = await cacheKey(platform, scope);
   const known = inMemory.get(key);
   if (known && known.usableUntilMs > Date.now()) return known.accessToken;
   let pending = requesting.get(key);
@@ -96,7 +111,7 @@ export async function platformToken(env: Env, db: Database, platform: PlatformRo
         const token = JSON.parse(await unseal(env, "ltiKeys", platform.id, shared)) as Token;
         if (token.usableUntilMs > Date.now()) return token;
       }
-      const { ttl, ...token } = await requestToken(env, db, platform, policy);
+      const { ttl, ...token } = await requestToken(env, db, platform, policy, scope);
       if (token.usableUntilMs > Date.now())
         await env.KV.put(key, await seal(env, "ltiKeys", platform.id, JSON.stringify(token)), { expirationTtl: kvTtl(ttl) });
       return token;
@@ -108,9 +123,9 @@ export async function platformToken(env: Env, db: Database, platform: PlatformRo
   return token.accessToken;
 }
 
-/** The platform refused the token (401 on a score): forget it, so that the next send asks for a new one. */
-export async function forgetToken(env: Env, platform: PlatformRow): Promise<void> {
-  const key = await cacheKey(platform);
+/** The platform refused the token (401 on a score or a roster page): forget it, so that the next need asks for a new one. */
+export async function forgetToken(env: Env, platform: PlatformRow, scope = AGS_SCORE_SCOPE): Promise<void> {
+  const key = await cacheKey(platform, scope);
   inMemory.delete(key);
   await env.KV.delete(key);
 }

@@ -1,9 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { commit, type WakeUps } from "../db/after-commit";
 import { ltiIdentities } from "../db/lti-schema";
+import { updatedAfter } from "../db/optimistic";
 import { eventStatement } from "../db/outbox";
 import { users } from "../db/schema";
-import { statement } from "../db/statements";
+import { prepared, statement } from "../db/statements";
+import { previousAttributes } from "../domain/events";
 import { normalizeEmail } from "../domain/users";
 import type { Database } from "../env";
 import { errorChainText } from "../lib/errors";
@@ -17,6 +19,10 @@ import { roleOf } from "./claims";
  * address): an address another user has is left out, and a launch without one creates the user
  * with `email: null` (docs/lti.md). The name and e-mail are the first launch's; later launches
  * find the user as it is (PATCH /v1/users/{id} changes it).
+ *
+ * A roster sync (NRPS, roster.ts) finds or creates each member the same way, and refreshes a
+ * found member's name and e-mail from the platform's list: the name when the platform sends one,
+ * the e-mail only when no other user has it — never taking over an account by its address.
  */
 
 interface Person {
@@ -99,4 +105,78 @@ export async function userForLaunch(db: Database, wakeUps: WakeUps, platformId: 
   const made = await identityUser(db, platformId, person.sub);
   if (!made) throw new Error("no LTI identity after creating it");
   return made.userId;
+}
+
+type UserRow = typeof users.$inferSelect;
+
+/** The user as GET /v1/users/{id} and its events show it. */
+const userObject = (row: UserRow) => ({
+  id: row.id,
+  name: row.name ?? "",
+  email: row.email,
+  role: row.role,
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+});
+
+/**
+ * A found member's user with the platform's name (when it sends one) and e-mail (when it sends
+ * one no other user holds), with its user.updated event, under the read's updated_at; false when
+ * nothing changed or a concurrent write won (the next sync refreshes it).
+ */
+async function refreshMember(db: Database, wakeUps: WakeUps, userId: string, person: Person): Promise<boolean> {
+  const [read] = await db.select().from(users).where(eq(users.id, userId));
+  if (!read || read.deletedAt !== null) return false;
+  const name = person.name !== "" ? person.name : read.name;
+  const wanted = person.email !== null && normalizeEmail(person.email) !== read.emailNormalized ? person.email : undefined;
+  const email = wanted !== undefined && !(await emailTaken(db, wanted)) ? wanted : read.email;
+  if (name === read.name && email === read.email) return false;
+  const next: UserRow = {
+    ...read,
+    name,
+    email,
+    emailNormalized: email === null ? null : normalizeEmail(email),
+    updatedAt: updatedAfter(read.updatedAt),
+  };
+  const before = userObject(read);
+  const after = userObject(next);
+  try {
+    const [write] = await commit(db, wakeUps, [
+      prepared(
+        db,
+        db
+          .update(users)
+          .set({ name: next.name, email: next.email, emailNormalized: next.emailNormalized, updatedAt: next.updatedAt })
+          .where(and(eq(users.id, userId), isNull(users.deletedAt), eq(users.updatedAt, read.updatedAt))),
+      ),
+      eventStatement(
+        db,
+        { type: "user.updated", object: after, previous: previousAttributes(before, after), userId },
+        "after-change",
+      ),
+    ]);
+    return write?.meta.changes === 1;
+  } catch (error) {
+    // The address was taken between the look-up and the update: the name alone, with the next sync.
+    if (!errorChainText(error).includes("email_normalized")) throw error;
+    return false;
+  }
+}
+
+/**
+ * The user of a roster member (platform, user_id): created as a first launch creates it, or found
+ * and refreshed (refreshMember). Says which, for the sync's counts.
+ */
+export async function userForMember(
+  db: Database,
+  wakeUps: WakeUps,
+  platformId: string,
+  person: Person,
+): Promise<{ userId: string; change: "created" | "updated" | "unchanged" }> {
+  const found = await identityUser(db, platformId, person.sub);
+  if (found && found.deletedAt === null) {
+    const updated = await refreshMember(db, wakeUps, found.userId, person);
+    return { userId: found.userId, change: updated ? "updated" : "unchanged" };
+  }
+  return { userId: await userForLaunch(db, wakeUps, platformId, person), change: "created" };
 }

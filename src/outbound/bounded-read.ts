@@ -1,14 +1,16 @@
 /**
- * An outbound answer read within bounds (request.ts): at most `maxBytes` of
- * the body, the rest cancelled, the beginning decoded as UTF-8.
+ * An outbound answer read within bounds (request.ts): at most `maxBytes` of the body, the rest
+ * cancelled, the beginning decoded as UTF-8, and whether the body went on past `maxBytes` (a
+ * caller that needs the whole body refuses a longer one).
  */
-export async function boundedText(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return "";
+export async function boundedRead(response: Response, maxBytes: number): Promise<{ text: string; overflow: boolean }> {
+  if (!response.body) return { text: "", overflow: false };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let read = 0;
   try {
-    while (read < maxBytes) {
+    // One byte past the bound tells a body of exactly maxBytes from a longer one.
+    while (read <= maxBytes) {
       const { done, value } = await reader.read();
       if (done) break;
       chunks.push(value);
@@ -25,5 +27,5 @@ export async function boundedText(response: Response, maxBytes: number): Promise
     offset += part.length;
     if (offset >= bytes.length) break;
   }
-  return new TextDecoder().decode(bytes);
+  return { text: new TextDecoder().decode(bytes), overflow: read > maxBytes };
 }

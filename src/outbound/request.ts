@@ -1,5 +1,5 @@
 import { judgeTarget, refusalText, type TargetPolicy } from "../domain/safe-target";
-import { boundedText } from "./bounded-read";
+import { boundedRead } from "./bounded-read";
 
 /**
  * Every request the service makes to a URL someone else gave it — a webhook receiver, an LTI
@@ -26,6 +26,8 @@ export interface Answer {
   refused?: true;
   /** From the request to the end of the answer's read (0 for a refused URL). */
   durationMs: number;
+  /** The body went on past the bytes read (`body` is its beginning): a caller needing all of it refuses it. */
+  overflow?: true;
 }
 
 /** At most the 1 KiB a record keeps of a text. */
@@ -37,8 +39,17 @@ export function targetProblem(url: string, policy: TargetPolicy, subject = "URLs
   return verdict.ok ? undefined : refusalText(verdict.refusal, subject);
 }
 
-/** One request under the safe-target rules; a refusal worded for `subject`. Never throws. */
-export async function outbound(url: string, init: RequestInit, policy: TargetPolicy, subject = "URLs"): Promise<Answer> {
+/**
+ * One request under the safe-target rules; a refusal worded for `subject`. Never throws.
+ * `maxBytes` raises the read for an answer whose whole body is the point (an NRPS page: 1 MiB).
+ */
+export async function outbound(
+  url: string,
+  init: RequestInit,
+  policy: TargetPolicy,
+  subject = "URLs",
+  maxBytes = MAX_READ_BYTES,
+): Promise<Answer> {
   const verdict = judgeTarget(url, policy);
   if (!verdict.ok)
     return {
@@ -52,8 +63,15 @@ export async function outbound(url: string, init: RequestInit, policy: TargetPol
   const started = Date.now();
   try {
     const response = await fetch(verdict.url, { ...init, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
-    const body = await boundedText(response, MAX_READ_BYTES);
-    return { status: response.status, body, headers: response.headers, error: null, durationMs: Date.now() - started };
+    const { text: body, overflow } = await boundedRead(response, maxBytes);
+    return {
+      status: response.status,
+      body,
+      headers: response.headers,
+      error: null,
+      durationMs: Date.now() - started,
+      ...(overflow ? { overflow: true as const } : {}),
+    };
   } catch (error) {
     const timedOut = error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
     const reason = timedOut ? `No answer within ${TIMEOUT_MS / 1000} s.` : `Request failed: ${String(error)}`;

@@ -11,6 +11,7 @@ import { failImport, runImportJob } from "../imports/run";
 import { logger } from "../lib/log";
 import { processPassback } from "../lti/passback";
 import { runResyncJob } from "../lti/resync";
+import { failRoster, runRosterJob } from "../lti/roster";
 import { consume, isDeadLetterBatch, type Routes } from "../queue/consume";
 import { sendWakeUps } from "./after-commit";
 
@@ -44,6 +45,7 @@ async function runJob(env: Env, db: Database, wakeUps: WakeUps, jobId: string): 
   if (job?.type === "lti_resync") await runResyncJob(db, wakeUps, jobId);
   else if (job?.type === "regrade") await runRegradeJob(env, db, wakeUps, jobId);
   else if (job?.type === "import") await runImportJob(env, db, wakeUps, job);
+  else if (job?.type === "lti_roster") await runRosterJob(env, db, wakeUps, jobId);
 }
 
 /**
@@ -67,10 +69,11 @@ function deadLetters(env: Env, db: Database, queue: string): Routes {
   };
 }
 
-/** A job whose step failed on every retry: failed, an import with its code and its file deleted. */
+/** A job whose step failed on every retry: failed, an import with its code and its file deleted, a roster sync with its rows. */
 async function failDeadJob(env: Env, db: Database, jobId: string): Promise<void> {
   const why = "A step of the job failed on every retry.";
   const [job] = await db.select({ type: jobs.type }).from(jobs).where(eq(jobs.id, jobId));
   if (job?.type === "import") await failImport(env, db, jobId, "internal_error", why);
+  else if (job?.type === "lti_roster") await failRoster(db, jobId, why);
   else await failJob(db, jobId, why);
 }

@@ -134,3 +134,22 @@ describe("answerProblems", () => {
     );
   });
 });
+
+describe("a stored answer's bytes", () => {
+  it("an answer with its seq and saved_at, and its results entry, without the response, fit ROW_BYTES.entry", async () => {
+    const { ROW_BYTES } = await import("../../src/domain/question-types/rules");
+    const id = "qst_01kamz3f7c9n0p8s6e5vwx2y4r";
+    const answer = JSON.stringify({ question_id: id, response: null, seq: 2 ** 53 - 1, saved_at: "2026-11-22T08:00:00.000Z" });
+    const result = JSON.stringify({
+      question_id: id,
+      version: 4_294_967_295,
+      correct: false,
+      points_earned: 123_456.123456,
+      points_possible: 1_000_000,
+      chosen: [],
+      pending: true,
+    });
+    // Two commas join them to their arrays; "null" stands where the response goes.
+    expect(answer.length - "null".length + result.length + 2).toBeLessThanOrEqual(ROW_BYTES.entry);
+  });
+});

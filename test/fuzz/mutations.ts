@@ -622,17 +622,18 @@ const hasPathRef = (plan: Plan) => Object.values(plan.pathParams).some((v) => v 
 // ---------------------------------------------------------------------------------------------
 // Credentials and other headers.
 
-const v1Only =
+/** A credential mutation: only where a credential is looked at (not an open operation's). */
+const credentialed =
   (m: Mutation): Mutation =>
   (plan, op, doc) =>
-    op.v1 ? m(plan, op, doc) : undefined;
+    op.v1 && !op.open ? m(plan, op, doc) : undefined;
 
-const noCredential = v1Only((plan) =>
+const noCredential = credentialed((plan) =>
   fc.constant({ ...withoutIdempotency(plan), mutation: "auth:none", auth: "none" as const, expect: [401] }),
 );
 
 /** `Authorization` twice: the values arrive joined by a comma, which is no Bearer token. */
-const twoAuthorizations = v1Only((plan) =>
+const twoAuthorizations = credentialed((plan) =>
   fc.constantFrom("same", "other").map((which) => ({
     ...withoutIdempotency(plan),
     mutation: `auth:authorization-twice-${which}`,
@@ -646,7 +647,7 @@ const twoAuthorizations = v1Only((plan) =>
   })),
 );
 
-const conflictingCredentials = v1Only((plan) =>
+const conflictingCredentials = credentialed((plan) =>
   fc.constantFrom("other", "same").map((which) => ({
     ...withoutIdempotency(plan),
     mutation: `auth:x-api-key-${which}`,
@@ -674,7 +675,7 @@ const GARBAGE_AUTH = [
   "@bearer:revoked",
 ];
 
-const garbageCredential = v1Only((plan) =>
+const garbageCredential = credentialed((plan) =>
   fc.constantFrom(...GARBAGE_AUTH, "@bearer-lower:admin", "@bearer:low", "@bearer:access-token").map((value) => ({
     ...withoutIdempotency(plan),
     mutation: value.startsWith("@bearer:low")

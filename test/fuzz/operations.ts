@@ -19,6 +19,8 @@ export interface Operation {
   oauthClientAuth: boolean;
   /** Served under /v1: needs a credential, carries rate-limit headers, answers problem details. */
   v1: boolean;
+  /** A /v1 operation open to anyone (its security is `[]`: an asset's bytes): no credential needed, none looked at. */
+  open: boolean;
 }
 
 /** How a body is put on the wire. */
@@ -89,6 +91,7 @@ export function readOperations(doc: any): Operation[] {
         responses,
         oauthClientAuth: path.startsWith("/oauth/") && security.some((s) => Object.keys(s).some((k) => /basic/i.test(k))),
         v1: path.startsWith("/v1/"),
+        open: path.startsWith("/v1/") && Array.isArray(op.security) && op.security.length === 0,
       });
     }
   }

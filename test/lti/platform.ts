@@ -165,3 +165,53 @@ export async function launch(
 
 /** vi.waitFor for queue work: a send takes a second or more, retries several. */
 export const eventually = <T>(check: () => Promise<T>, timeout = 30_000) => vi.waitFor(check, { timeout, interval: 250 });
+
+// ——— Names and Role Provisioning Services 2.0: the course's roster the platform serves ———
+
+const NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice";
+export const NRPS_TYPE = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json";
+
+export interface RosterMember {
+  user_id: string;
+  roles: string[];
+  status?: "Active" | "Inactive" | "Deleted";
+  name?: string;
+  given_name?: string;
+  family_name?: string;
+  email?: string;
+}
+
+/** How the loopback platform serves its roster (test/lti-platform.ts, RosterPlan). */
+export interface RosterPlan {
+  pages?: RosterMember[][];
+  generate?: { pages: number; per_page: number };
+  fail?: { page: number; status: number; times?: number; retry_after?: number };
+  oversize_page?: number;
+  refuse_token?: boolean;
+  foreign_next?: number;
+  delay_ms?: number;
+}
+
+/** The platform's roster from now on; answers its context_memberships_url. */
+export const planRoster = async (platform: TestPlatform, plan: RosterPlan) =>
+  (await control<{ memberships_url: string }>(`/p/${platform.name}/roster`, plan)).memberships_url;
+
+/** The roster pages the platform answered (page, status, the Accept header it was asked with) and the roster tokens it granted. */
+export const rosterLog = (platform: TestPlatform) =>
+  control<{ pages: { page: number; status: number; accept: string }[]; tokens_granted: number }>(
+    `/p/${platform.name}/roster-log`,
+  );
+
+/** A launch of the platform carrying the NRPS claim for `membershipsUrl` (its own person unless `sub` is given). */
+export async function rosterLaunch(platform: TestPlatform, membershipsUrl: string, overrides: Record<string, unknown> = {}) {
+  const res = await launch(
+    platform,
+    platform.claims({
+      [CLAIM.roles]: ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"],
+      [NRPS_CLAIM]: { context_memberships_url: membershipsUrl, service_versions: ["2.0"] },
+      ...overrides,
+    }),
+  );
+  expect(res.status, res.text).toBe(200);
+  return res.json as { launch_id: string; user_id: string };
+}

@@ -165,13 +165,18 @@ describe("GET /openapi.json", () => {
     expect(lacking, `lacking a 4xx error response: ${lacking.join(", ")}`).toEqual([]);
   });
 
-  it("every /v1 operation documents 401, and every body-taking one 400, 413 and 415", async () => {
+  it("every /v1 operation documents 401 (but a public one: none), and every body-taking one 400, 413 and 415", async () => {
     const doc = await getDocument();
     for (const [path, item] of Object.entries(doc.paths)) {
       if (!path.startsWith("/v1/")) continue;
       for (const [method, op] of Object.entries<Operation>(item)) {
         if (!HTTP_METHODS.includes(method)) continue;
         const statuses = Object.keys(op.responses);
+        // An asset's bytes need no credential (CONTRACT §19): never a 401.
+        if (Array.isArray(op.security) && op.security.length === 0) {
+          expect(statuses, `${method} ${path}`).not.toContain("401");
+          continue;
+        }
         expect(statuses, `${method} ${path}`).toContain("401");
         if (op.requestBody?.content?.["application/json"])
           expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(["400", "413", "415"]));

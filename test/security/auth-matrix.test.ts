@@ -6,7 +6,7 @@ import { sha256Hex } from "../../src/lib/crypto";
 import { kvKeys } from "../../src/lib/kv-keys";
 import { SCOPES, type Scope } from "../../src/lib/scopes";
 import { keptGrade, learner, ledger } from "../lti/learners";
-import { newPlatform, type TestPlatform, unique as uniqueName } from "../lti/platform";
+import { newPlatform, planRoster, rosterLaunch, type TestPlatform, unique as uniqueName } from "../lti/platform";
 import { type AnswerOf, type CallOptions, call, callRaw, expectProblem, type KnownPath, seedApiKey } from "../support/call";
 import { png } from "../support/images";
 
@@ -113,8 +113,8 @@ interface Fixtures {
   graded: string;
   key: string;
   client: string;
-  /** A loopback LTI platform (test/lti-platform.ts) and a ledger row of one of its learners. */
-  lti: { platform: TestPlatform; passback: string };
+  /** A loopback LTI platform (test/lti-platform.ts), a ledger row of one of its learners, a launch with its roster (NRPS). */
+  lti: { platform: TestPlatform; passback: string; rosterLaunch: string };
   /** An image's URL (/v1/assets/ast_…). */
   asset: string;
 }
@@ -238,6 +238,13 @@ const ROUTES: Record<string, RouteCase> = {
       body: { answers: [{ question_id: f.quiz.questionId, response: true }] },
     }),
   },
+  "PUT /v1/submissions/:id/answers/:question_id": {
+    scope: "submissions:write",
+    build: async () => ({
+      path: `/v1/submissions/${f.open}/answers/${f.quiz.questionId}`,
+      body: { response: true, seq: Date.now() },
+    }),
+  },
   "POST /v1/submissions/:id/grade": {
     scope: "submissions:write",
     build: async () => ({ path: `/v1/submissions/${await newSubmission(f.quiz.id, f.user)}/grade` }),
@@ -353,6 +360,14 @@ const ROUTES: Record<string, RouteCase> = {
     scope: "lti:launch",
     build: async () => ({ path: "/v1/lti/launches", body: { id_token: await f.lti.platform.sign(f.lti.platform.claims()) } }),
   },
+  "POST /v1/lti/launches/:launch_id/roster-sync": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/launches/${f.lti.rosterLaunch}/roster-sync` }),
+  },
+  "GET /v1/lti/launches/:launch_id/roster": {
+    scope: "admin",
+    build: async () => ({ path: `/v1/lti/launches/${f.lti.rosterLaunch}/roster` }),
+  },
   "POST /v1/lti/keys/rotate": { scope: "admin", build: get("/v1/lti/keys/rotate") },
   "GET /v1/lti/passbacks": { scope: "submissions:read", build: get("/v1/lti/passbacks") },
   "POST /v1/lti/passbacks/:id/retry": {
@@ -431,13 +446,15 @@ beforeAll(async () => {
   const taker = await learner(platform, quiz.id, platform.lineitem(uniqueName("item")));
   await keptGrade(quiz.id, taker, { earned: 1, possible: 1 });
   const [row] = await ledger(`&user_id=${taker.userId}`);
+  const roster = await rosterLaunch(platform, await planRoster(platform, { pages: [[]] }));
   const image = await callRaw("/v1/assets", {
     raw: png(3, 3, randomSeed()),
     headers: { "content-type": "image/png" },
     auth: nextAdmin(),
   });
   expect(image.status, image.text).toBe(201);
-  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row!.id }, asset: (image.json as { url: string }).url };
+  const asset = (image.json as { url: string }).url;
+  f = { quiz, user, open, graded, key, client, lti: { platform, passback: row!.id, rosterLaunch: roster.launch_id }, asset };
 
   // One client holding every scope hands out a token per scope.
   const tokenClient = await ok("/v1/oauth-clients", { name: "matrix", scopes: [...SCOPES] });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { textProblem } from "../../lib/text";
-import { NestingTooDeep } from "./tree";
+import { MAX_NESTING, NestingTooDeep } from "./tree";
 
 /**
  * Which strings of a question are formatted text, and the rules they follow in each format
@@ -111,7 +111,7 @@ export function contentFields(question: Record<string, unknown>): ContentField[]
     });
   const distractors = question.distractors;
   if (Array.isArray(distractors))
-    distractors.forEach((_, i) => add(distractors, i, ["distractors", i], TEXT_LIMITS.listText, false));
+    for (let i = 0; i < distractors.length; i++) add(distractors, i, ["distractors", i], TEXT_LIMITS.listText, false);
   if (question.type === "fill_in_blanks") add(question, "text", ["text"], TEXT_LIMITS.fillText, true);
   return fields;
 }
@@ -133,4 +133,4 @@ export function checkTextFormat(question: Record<string, unknown>, ctx: z.Refine
   }
 }
 
-export { NestingTooDeep };
+export { MAX_NESTING, NestingTooDeep };

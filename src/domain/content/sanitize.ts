@@ -32,7 +32,9 @@ const assetSrc = (src: string, origin?: string) => {
 };
 
 /** Control characters a browser would read otherwise (CR as LF) or that no text holds (the rest of Cc but tab and LF). */
-const normalizeInput = (input: string) => input.replace(/\r\n?/g, "\n").replace(/[\0-\x08\x0b-\x1f\x7f-\x9f]/g, "");
+/** Cc but tab (U+0009) and line feed (U+000A). */
+const CONTROL_BUT_TAB_AND_LF = /(?![\t\n])\p{Cc}/gu;
+const normalizeInput = (input: string) => input.replace(/\r\n?/g, "\n").replace(CONTROL_BUT_TAB_AND_LF, "");
 
 /** The fragment as stored. Throws NestingTooDeep past MAX_NESTING levels. */
 export function sanitizeHtml(input: string, options: SanitizeOptions = {}): Sanitized {

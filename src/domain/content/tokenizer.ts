@@ -4,7 +4,7 @@ import { NAMED_REFERENCES } from "./entities";
 /**
  * An HTML fragment read as tokens, after the WHATWG tokenizer's states (data, tag open, tag name,
  * attributes, comments, bogus comments, raw text), in one pass: every state moves forward and no
- * regular expression backtracks, so the time is linear in the input (test/interchange/content-linear.test.ts).
+ * regular expression backtracks, so the time is linear in the input (test/domain/content-linear.test.ts).
  *
  * It reads as a browser reads, where that matters for safety: attribute values may hold `>`, a
  * comment ends at `-->`, `--!>`, `<!-->` or `<!--->`, a tag cut off by the end of the input is no
@@ -84,7 +84,7 @@ function numericCharacter(code: number): string {
  * `s[from, to)` with its character references decoded. A reference it does not know stays as
  * written: its `&` is escaped when serialized, so it shows literally and means nothing.
  */
-export function decodeReferences(s: string, from = 0, to = s.length): string {
+function decodeReferences(s: string, from = 0, to = s.length): string {
   let out = "";
   let i = from;
   let chunk = from;

@@ -166,7 +166,7 @@ export function buildTree(input: string, options: BuildOptions, removed: Set<str
       if (GLOBAL_ATTRIBUTES.has(attribute)) keep = attribute !== "dir" || DIR_VALUES.has(value.toLowerCase()) ? value : null;
       else if (math)
         keep = MATHML_ATTRIBUTES.has(attribute) || (attribute === "encoding" && name === "annotation") ? value : null;
-      else if (own?.has(attribute)) keep = checkedValue(name, attribute, value, options);
+      else if (own?.has(attribute)) keep = checkedValue(attribute, value, options);
       if (keep === null) removed.add(`${name}@${attribute}`);
       else kept.push([attribute, keep]);
     }
@@ -313,7 +313,7 @@ const isWhiteSpace = (s: string) => {
 };
 
 /** An attribute's value as kept, or null when it is removed: links only to http(s) and mailto, images only assets. */
-function checkedValue(element: string, attribute: string, value: string, options: BuildOptions): string | null {
+function checkedValue(attribute: string, value: string, options: BuildOptions): string | null {
   if (attribute === "href") {
     let url: URL;
     try {

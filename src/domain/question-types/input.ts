@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { multiLineText, singleLineText } from "../../lib/text";
+import { singleLineText } from "../../lib/text";
 import { contentFormat, formattedText } from "../content/question-content";
 import { POINT_DECIMALS } from "../points";
 import { positionalId } from "./ids";

@@ -17,8 +17,11 @@ export const MAX_REVIEW_FEEDBACK_LENGTH = 2_000;
  * short text.
  */
 export const ROW_BYTES = {
-  /** {"question_id":…,"response":…} and its results entry, without the response. */
-  entry: 260,
+  /**
+   * {"question_id":…,"response":…,"seq":…,"saved_at":…} and its results entry, without the
+   * response: 291 at most (230 before the seq, up to 16 digits, and saved_at, 24 characters).
+   */
+  entry: 295,
   id: 70,
   text: 3 * MAX_SHORT_TEXT_RESPONSE_LENGTH + 2,
 } as const;

@@ -42,6 +42,14 @@ export const createAsset = defineRoute({
   },
 });
 
+/** What each format's bytes look like, as examples of the binary answer. */
+const IMAGE_EXAMPLES: Record<(typeof IMAGE_MEDIA_TYPES)[number], string> = {
+  "image/png": "(binary) A PNG image, its first bytes \\x89PNG\\r\\n\\x1a\\n, then its IHDR chunk (640 × 480).",
+  "image/jpeg": "(binary) A JPEG image, its first bytes \\xff\\xd8\\xff, its size in its SOF segment.",
+  "image/gif": "(binary) A GIF image, its first bytes GIF89a, then its logical screen (640 × 480).",
+  "image/webp": "(binary) A WebP image, its first bytes RIFF, its size, WEBP, then a VP8, VP8L or VP8X chunk.",
+};
+
 const ASSET_HEADERS = {
   "Cache-Control": {
     schema: { type: "string" as const },
@@ -68,7 +76,12 @@ export const getAssetFile = defineRoute({
     200: {
       description: "The image.",
       headers: ASSET_HEADERS,
-      content: Object.fromEntries(IMAGE_MEDIA_TYPES.map((type) => [type, { schema: z.string().openapi({ format: "binary" }) }])),
+      content: Object.fromEntries(
+        IMAGE_MEDIA_TYPES.map((type) => [
+          type,
+          { schema: z.string().openapi({ format: "binary", example: IMAGE_EXAMPLES[type] }) },
+        ]),
+      ),
     },
     304: { description: "Not modified: If-None-Match named the ETag.", headers: ASSET_HEADERS },
     ...errorResponses(404, 429),

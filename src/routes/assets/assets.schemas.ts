@@ -5,7 +5,7 @@ import { pageExample } from "../../lib/openapi";
 import { nextCursorSchema, pageQuery } from "../../lib/pagination";
 
 /** An image is at most 5 MiB (docs/assets.md), counted while it streams. */
-export const ASSET_MAX_BYTES = 5 * 1024 * 1024;
+const ASSET_MAX_BYTES = 5 * 1024 * 1024;
 
 /** The body rules of POST /v1/assets, which the /v1 body guard applies instead of JSON's (src/app.ts). */
 export const ASSET_UPLOAD = { mediaTypes: IMAGE_MEDIA_TYPES, maxBytes: ASSET_MAX_BYTES, limitText: "5 MiB" } as const;
@@ -69,4 +69,4 @@ export const QuizAssetsQuery = z.strictObject(pageQuery({ isKey: isAssetId }));
 
 export const QuizAssetPage = z
   .object({ assets: z.array(Asset), next_cursor: nextCursorSchema })
-  .openapi({ example: pageExample("assets", [ASSET_EXAMPLE], null) });
+  .openapi({ example: pageExample("assets", [ASSET_EXAMPLE], ASSET_EXAMPLE.id) });

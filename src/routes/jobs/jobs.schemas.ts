@@ -111,6 +111,56 @@ const LtiResyncJob = z
     },
   });
 
+const RosterResult = z
+  .object({
+    members: z.number().int().openapi({ description: "Members the platform listed (Active and Inactive), each once." }),
+    created: z.number().int().openapi({ description: "Users created for members seen for the first time." }),
+    updated: z.number().int().openapi({ description: "Existing users whose name or e-mail the platform's list changed." }),
+    inactive: z.number().int().openapi({ description: "Members listed as Inactive: they keep their user and grades." }),
+  })
+  .openapi("RosterResult");
+
+const LtiRosterJob = z
+  .object({
+    ...common,
+    type: z.literal("lti_roster"),
+    quiz_id: z.null().openapi({ description: "A roster belongs to a course, not a quiz." }),
+    launch_id: idSchema("ltiLaunch").openapi({ description: "The launch whose NRPS claim named the course's roster." }),
+    result: RosterResult.nullable().openapi({ description: "Once the job has succeeded." }),
+    error: z.string().nullable().openapi({
+      description:
+        "Why a failed sync failed (a page's HTTP status and beginning, a page over 1 MiB, over 1 000 pages, the token endpoint's refusal); the roster was left as it was.",
+    }),
+  })
+  .openapi("LtiRosterJob", {
+    example: {
+      id: "job_01m83vvae005egq0h49a0et4ex",
+      type: "lti_roster",
+      status: "succeeded",
+      quiz_id: null,
+      launch_id: "ltl_01kamz3f7c9n0p8s6e5vwx2y4r",
+      progress: { done: 3, total: 3 },
+      result: { members: 212, created: 198, updated: 4, inactive: 6 },
+      error: null,
+      created_at: "2026-11-23T09:30:00.000Z",
+      finished_at: "2026-11-23T09:30:06.000Z",
+    },
+  });
+
+/** A roster sync as its request answers it: queued, nothing read yet. */
+export const QUEUED_ROSTER_JOB_EXAMPLE = {
+  id: "job_01m83vvae005egq0h49a0et4ex",
+  type: "lti_roster" as const,
+  status: "queued" as const,
+  quiz_id: null,
+  launch_id: "ltl_01kamz3f7c9n0p8s6e5vwx2y4r",
+  progress: { done: 0, total: 0 },
+  result: null,
+  error: null,
+  created_at: "2026-11-23T09:30:00.000Z",
+  finished_at: null,
+};
+
 /** A job as the request that starts it answers: queued, nothing done yet. */
 export const queuedJobExample = <T extends "regrade" | "lti_resync" | "import">(type: T, id: string, quizId: string) => ({
   id,
@@ -194,7 +244,7 @@ export const ImportJob = z
  * import's failure carries a code (docs/import-export.md), so its `error` is `{ code, detail }`.
  */
 export const Job = z
-  .discriminatedUnion("type", [RegradeJob, LtiResyncJob, ImportJob])
+  .discriminatedUnion("type", [RegradeJob, LtiResyncJob, ImportJob, LtiRosterJob])
   .openapi("Job", { example: REGRADE_EXAMPLE });
 
 const JOB_CHANGE_EXAMPLE = {

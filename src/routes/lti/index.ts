@@ -9,8 +9,10 @@ import * as passbacksHandlers from "./passbacks.handlers";
 import * as passbacks from "./passbacks.routes";
 import * as platformsHandlers from "./platforms.handlers";
 import * as platforms from "./platforms.routes";
+import * as rosterHandlers from "./roster.handlers";
+import * as roster from "./roster.routes";
 
-/** `/v1/lti`: platforms, links, launches, the tool's keys and the passback ledger (docs/lti.md). */
+/** `/v1/lti`: platforms, links, launches and their course rosters, the tool's keys and the passback ledger (docs/lti.md). */
 export const ltiRouter = createRouter()
   .openapi(platforms.listPlatforms, platformsHandlers.listPlatforms)
   .openapi(platforms.createPlatform, platformsHandlers.createPlatform)
@@ -19,6 +21,8 @@ export const ltiRouter = createRouter()
   .openapi(platforms.deletePlatform, platformsHandlers.deletePlatform)
   .openapi(links.putLink, linksHandlers.putLink)
   .openapi(launches.createLaunch, launchesHandlers.createLaunch)
+  .openapi(roster.syncRoster, rosterHandlers.syncRoster)
+  .openapi(roster.getRoster, rosterHandlers.getRoster)
   .openapi(keys.rotateKeys, keysHandlers.rotateKeys)
   .openapi(passbacks.listPassbacks, passbacksHandlers.listPassbacks)
   .openapi(passbacks.retryPassback, passbacksHandlers.retryPassback);

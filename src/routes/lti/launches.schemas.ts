@@ -51,6 +51,10 @@ export const Launch = z
         description:
           "The Assignment and Grade Services claim; null without one. Grades go back only when lineitem is set and scopes hold https://purl.imsglobal.org/spec/lti-ags/scope/score.",
       }),
+    nrps: z.object({ context_memberships_url: z.string() }).nullable().openapi({
+      description:
+        "The Names and Role Provisioning Services claim: where the course's roster is read (POST /v1/lti/launches/{launch_id}/roster-sync); null without one.",
+    }),
     created_at: z.string().datetime(),
   })
   .openapi("LtiLaunch", {
@@ -67,6 +71,7 @@ export const Launch = z
         lineitem: LINEITEM_EXAMPLE,
         scopes: ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem", "https://purl.imsglobal.org/spec/lti-ags/scope/score"],
       },
+      nrps: { context_memberships_url: "https://canvas.instructure.com/api/lti/courses/101/names_and_roles" },
       created_at: "2026-11-22T07:59:00.000Z",
     },
   });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
+import { objectKey } from "../../authoring/assets";
 import { assetIdsIn } from "../../domain/asset-references";
-import { assetObjectKey } from "../../domain/asset-url";
 import type { Database } from "../../env";
 import type { ExportAsset, QuizQuestion } from "../../interchange";
 
@@ -34,7 +34,7 @@ export async function exportAssets(
   });
   await Promise.all(
     wanted.map(async (row) => {
-      const object = await env.ASSETS_BUCKET.get(assetObjectKey(row.sha256));
+      const object = await env.ASSETS_BUCKET.get(objectKey(row.id));
       if (object) out.set(row.id, { bytes: new Uint8Array(await object.arrayBuffer()), mediaType: row.media_type });
     }),
   );

@@ -6,6 +6,7 @@ import * as routes from "./submissions.routes";
 export const submissionsRouter = createRouter()
   .openapi(routes.getSubmission, handlers.getSubmission)
   .openapi(routes.replaceAnswers, handlers.replaceAnswers)
+  .openapi(routes.saveAnswer, handlers.saveAnswer)
   .openapi(routes.gradeSubmission, handlers.gradeSubmission)
   .openapi(routes.getResults, handlers.getResults)
   .openapi(routes.reviewAnswer, handlers.reviewAnswer);

@@ -1,3 +1,4 @@
+import * as saves from "../../grading/answer-save";
 import * as grading from "../../grading/grade";
 import * as reviews from "../../grading/review";
 import { serializeSubmission } from "../../grading/submission";
@@ -32,6 +33,11 @@ export const getSubmission: AppRouteHandler<typeof routes.getSubmission> = async
 
 export const replaceAnswers: AppRouteHandler<typeof routes.replaceAnswers> = async (c) =>
   c.json(await service.replaceAnswers(c.var.db, c.req.valid("param").id, c.req.valid("json").answers), 200);
+
+export const saveAnswer: AppRouteHandler<typeof routes.saveAnswer> = async (c) => {
+  const { id, question_id } = c.req.valid("param");
+  return c.json(await saves.saveAnswer(c.var.db, id, question_id, c.req.valid("json")), 200);
+};
 
 export const gradeSubmission: AppRouteHandler<typeof routes.gradeSubmission> = async (c) =>
   c.json(await grading.gradeExactlyOnce(c.var.db, c.var.wakeUps, c.req.valid("param").id), 200);

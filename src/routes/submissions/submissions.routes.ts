@@ -5,11 +5,13 @@ import { idSchema } from "../../lib/ids";
 import { BODY_ERRORS, COMMON_ERRORS, defineRoute, errorResponses, jsonBody, jsonResponse, pageExample } from "../../lib/openapi";
 import { nextCursorSchema } from "../../lib/pagination";
 import {
+  AnswerSave,
   AnswersPut,
   GradeResult,
   openSubmissionExample,
   Results,
   ReviewInput,
+  SavedAnswer,
   SUBMISSION_EXAMPLE,
   Submission,
   SubmissionCreate,
@@ -95,6 +97,29 @@ export const replaceAnswers = defineRoute({
   request: { params: Params, ...jsonBody(AnswersPut) },
   responses: {
     200: jsonResponse(Submission, "The submission with its new answers.", openSubmissionExample("b", "2026-11-22T08:05:00.000Z")),
+    ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
+  },
+});
+
+export const saveAnswer = defineRoute({
+  operationId: "saveAnswer",
+  method: "put",
+  path: "/{id}/answers/{question_id}",
+  tags,
+  ...scoped("submissions:write"),
+  summary: "Save one answer, order-safe, while the submission is open",
+  description:
+    "Stores the response when seq is higher than the question's stored seq (raise it with every edit; a millisecond clock serves). A save whose seq is not higher changes nothing and answers 200 with the stored answer and stale: true, so saves may arrive out of order, twice or concurrently. response null clears the answer. A question the submission does not present → 400; a submission no longer open (grading started) → 409 submission_graded; from deadline_at on → 409 deadline_passed. What is graded is the highest-seq answer stored before grading started.",
+  request: {
+    params: Params.extend({
+      question_id: idSchema("question").openapi({
+        param: { description: "A question the submission presents; one of the wrong prefix or shape → 404." },
+      }),
+    }),
+    ...jsonBody(AnswerSave),
+  },
+  responses: {
+    200: jsonResponse(SavedAnswer, "The question's stored answer: this save's, or (stale) the one that stays."),
     ...errorResponses(...BODY_ERRORS, 404, 409, ...COMMON_ERRORS),
   },
 });

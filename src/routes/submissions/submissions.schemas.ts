@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_QUESTIONS_PER_QUIZ } from "../../authoring/question.schemas";
-import { MAX_REVIEW_FEEDBACK_LENGTH } from "../../domain/answers";
+import { MAX_ANSWER_SEQ, MAX_REVIEW_FEEDBACK_LENGTH } from "../../domain/answers";
 import { QUESTION_TYPES } from "../../domain/question-types";
 import { GRADED_BY, SUBMISSION_STATUSES } from "../../domain/submissions";
 import { idSchema } from "../../lib/ids";
@@ -42,6 +42,42 @@ export const AnswersPut = z
   .strictObject({ answers })
   .openapi("AnswersPut", { example: { answers: [{ question_id: "qst_01kamz3f7c9n0p8s6e5vwx2y4r", response: "b" }] } });
 
+const seq = z.number().int().min(1).max(MAX_ANSWER_SEQ).openapi({
+  description:
+    "Raised by the client with every edit of the question (a millisecond clock serves): the stored answer is the one with the highest seq. 1 to 2^53 − 1.",
+  example: 1795335120417,
+});
+
+export const AnswerSave = z
+  .strictObject({
+    response: Response.nullable().openapi({
+      description: "As in the whole-answers PUT for the question's type; null clears the answer (its seq is kept).",
+    }),
+    seq,
+  })
+  .openapi("AnswerSave", { example: { response: "b", seq: 1795335120417 } });
+
+export const SavedAnswer = z
+  .object({
+    question_id: idSchema("question"),
+    response: Response.nullable().openapi({ description: "The stored response; null: unanswered (cleared)." }),
+    seq: z.number().int().min(0).openapi({ description: "The stored answer's seq." }),
+    saved_at: z.string().datetime().openapi({ description: "When the stored answer was written." }),
+    stale: z.boolean().openapi({
+      description:
+        "true: the save's seq was not higher than the stored one, so it changed nothing and this is the answer stored before it.",
+    }),
+  })
+  .openapi("SavedAnswer", {
+    example: {
+      question_id: "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
+      response: "b",
+      seq: 1795335120417,
+      saved_at: "2026-11-22T08:12:00.000Z",
+      stale: false,
+    },
+  });
+
 const status = z.enum(SUBMISSION_STATUSES);
 
 export const SubmissionListQuery = z.strictObject({
@@ -61,8 +97,8 @@ export const SUBMISSION_EXAMPLE = {
   attempt: 1,
   status: "graded" as const,
   answers: [
-    { question_id: Q1, response: "a" },
-    { question_id: Q2, response: false },
+    { question_id: Q1, response: "a", seq: 1795335120417, saved_at: "2026-11-22T08:12:00.000Z" },
+    { question_id: Q2, response: false, seq: 1795334400000, saved_at: "2026-11-22T08:00:00.000Z" },
   ],
   score: 50,
   deadline_at: "2026-11-22T08:30:00.000Z",
@@ -84,7 +120,7 @@ export function openSubmissionExample(response: unknown, updatedAt: string) {
   return {
     ...SUBMISSION_EXAMPLE,
     status: "open" as const,
-    answers: [{ question_id: Q1, response }],
+    answers: [{ question_id: Q1, response, seq: Date.parse(updatedAt), saved_at: updatedAt }],
     score: null,
     graded_by: null,
     points_earned: null,
@@ -102,7 +138,19 @@ export const Submission = z
     user_id: idSchema("user"),
     attempt: z.number().int().openapi({ description: "1 for the user's first submission to this quiz, and so on." }),
     status,
-    answers: z.array(z.object({ question_id: z.string(), response: Response })),
+    answers: z
+      .array(
+        z.object({
+          question_id: z.string(),
+          response: Response.nullable().openapi({ description: "null: cleared by a one-answer save (unanswered, earns 0)." }),
+          seq: z.number().int().min(0).openapi({
+            description:
+              "The seq of the write that stored it: a one-answer save's own, or the time in milliseconds of the whole-answers write (0 for answers stored before seqs existed).",
+          }),
+          saved_at: z.string().datetime().openapi({ description: "When it was written." }),
+        }),
+      )
+      .openapi({ description: "The stored answer of each question answered, with its seq." }),
     score: z.number().nullable().openapi({ description: "Percentage 0–100 once graded, else null." }),
     deadline_at: z.string().datetime().nullable().openapi({
       description:

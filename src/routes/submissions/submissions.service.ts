@@ -3,7 +3,7 @@ import { commit, type WakeUps } from "../../db/after-commit";
 import { eventStatement } from "../../db/outbox";
 import { accommodations, questions, quizzes, submissions, users } from "../../db/schema";
 import { statement } from "../../db/statements";
-import { answerProblems, type SubmittedAnswer } from "../../domain/answers";
+import { answerProblems, type SubmittedAnswer, stampedAnswers } from "../../domain/answers";
 import { allowedAttempts, drawableQuestion, isAvailable, presentQuestions } from "../../domain/attempts";
 import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
@@ -83,8 +83,9 @@ export async function createSubmission(
     userId: input.user_id,
     attempt: 0, // numbered by the INSERT below
     status: "open",
-    answers: input.answers,
+    answers: stampedAnswers(input.answers, now),
     answersRevision: 0,
+    answersBaseSeq: 0,
     score: null,
     pointsEarned: null,
     pointsPossible: null,
@@ -108,7 +109,7 @@ export async function createSubmission(
       db,
       sql`
     INSERT INTO submissions (id, quiz_id, user_id, attempt, status, answers, deadline_at, presented, created_at, updated_at)
-    SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(input.answers)},
+    SELECT ${id}, ${quizId}, ${input.user_id}, count(*) + 1, 'open', ${JSON.stringify(row.answers)},
       ${newSubmissionDeadline(quizId, input.user_id, now)}, ${JSON.stringify(presented)}, ${now}, ${now}
     FROM submissions WHERE quiz_id = ${quizId} AND user_id = ${input.user_id}
     HAVING (${maxAttempts} IS NULL OR count(*) < ${maxAttempts}) AND ${windowOpen(quizId, now)}
@@ -157,7 +158,14 @@ export async function replaceAnswers(db: Database, id: string, answers: Submitte
   checkAnswers(answers, presentedQuestions(questionRows, current.presented));
   const [row] = await db
     .update(submissions)
-    .set({ answers, answersRevision: sql`${submissions.answersRevision} + 1`, updatedAt: now })
+    // Every seq is reset to the write's time: those of the answers given and, through the base,
+    // those of the questions left out, so a one-answer save sent before this write stays stale.
+    .set({
+      answers: stampedAnswers(answers, now),
+      answersBaseSeq: Date.parse(now),
+      answersRevision: sql`${submissions.answersRevision} + 1`,
+      updatedAt: now,
+    })
     .where(
       and(
         eq(submissions.id, id),

@@ -104,7 +104,7 @@ describe("GET /v1/assets/{id}", () => {
 
   it("a row whose bytes are missing from R2 → 404, never a 500", async () => {
     const asset = await stored(png(3, 1, 35), "image/png");
-    await env.ASSETS_BUCKET.delete(`assets/${asset.sha256}`);
+    await env.ASSETS_BUCKET.delete(`assets/${asset.id}`);
     expectProblem(await callRaw(asset.url, { auth: false }), 404, "not_found");
   });
 

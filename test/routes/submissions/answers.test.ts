@@ -10,6 +10,7 @@ import {
   MISSING_QUESTION,
   MISSING_SUB,
   MISSING_USER,
+  stamped,
 } from "./fixtures";
 
 describe("PUT /v1/submissions/{id}/answers", () => {
@@ -24,7 +25,11 @@ describe("PUT /v1/submissions/{id}/answers", () => {
     ];
     const res = await put(created.id, { answers });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ ...created, answers, updated_at: expect.stringMatching(ISO_MS) });
+    expect(res.json).toEqual({
+      ...created,
+      answers: stamped(answers, res.json.updated_at),
+      updated_at: expect.stringMatching(ISO_MS),
+    });
     expect(res.json.updated_at >= created.updated_at).toBe(true);
     expect((await call(`/v1/submissions/${created.id}`)).json).toEqual(res.json);
     // An empty list clears them.
@@ -44,7 +49,7 @@ describe("PUT /v1/submissions/{id}/answers", () => {
       "submission_graded",
     );
     const got = await call(`/v1/submissions/${created.id}`);
-    expect(got.json.answers).toEqual(answers);
+    expect(got.json.answers).toEqual(stamped(answers, created.created_at));
     expect(got.json.status).toBe("graded");
   });
 

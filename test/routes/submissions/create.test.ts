@@ -12,6 +12,7 @@ import {
   MISSING_QUIZ,
   MISSING_USER,
   SUB_ID,
+  stamped,
   submit,
   VALID,
   WRONG_TYPE,
@@ -30,7 +31,7 @@ describe("POST /v1/quizzes/{id}/submissions", () => {
       user_id: userId,
       attempt: 1,
       status: "open",
-      answers,
+      answers: stamped(answers, res.json.created_at),
       score: null,
       deadline_at: null,
       graded_by: null,
@@ -59,7 +60,7 @@ describe("POST /v1/quizzes/{id}/submissions", () => {
     const quiz = await createQuiz();
     const answers = quiz.questionIds.map((question_id, i) => ({ question_id, response: VALID[i] }));
     const created = await createSubmission(quiz.id, await createUser(), answers);
-    expect(created.answers).toEqual(answers);
+    expect(created.answers).toEqual(stamped(answers, created.created_at));
   });
 
   it("numbers attempts per user and quiz: 1, 2, 3; another user or quiz starts at 1", async () => {

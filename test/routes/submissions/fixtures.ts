@@ -31,6 +31,10 @@ export const WRONG_TYPE: unknown[][] = [
   ["3.14", true, [3.14], null, { value: 3 }],
 ];
 
+/** Answers as a whole write at `at` stores them: each with the write's time in ms as its seq. */
+export const stamped = <A extends { question_id?: string; response: unknown }>(answers: A[], at: string) =>
+  answers.map((a) => ({ ...a, seq: Date.parse(at), saved_at: at }));
+
 export async function createQuiz(settings: Record<string, unknown> = {}, questions: unknown[] = FIVE_TYPES) {
   const res = await call("/v1/quizzes", { body: { title: `Submissions ${crypto.randomUUID()}`, settings, questions } });
   expect(res.status, res.text).toBe(201);

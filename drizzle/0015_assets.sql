@@ -14,8 +14,9 @@ CREATE TABLE `assets` (
 	`bytes` integer NOT NULL,
 	`width` integer NOT NULL,
 	`height` integer NOT NULL,
-	`created_at` text NOT NULL
+	`created_at` text NOT NULL,
+	`touched_at` text NOT NULL
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `assets_sha256_unique` ON `assets` (`sha256`);--> statement-breakpoint
-ALTER TABLE `questions` ADD `content_format` text DEFAULT 'text' NOT NULL;
+CREATE INDEX `assets_touched_idx` ON `assets` (`touched_at`);

@@ -1,0 +1,1 @@
+ALTER TABLE `submissions` ADD `answers_base_seq` integer DEFAULT 0 NOT NULL;
