@@ -61,10 +61,10 @@ export function importBatch(db: Database, write: ImportWrite): D1PreparedStateme
     statements.push(
       statement(
         db,
-        sql`INSERT INTO assets (id, sha256, media_type, bytes, width, height, created_at)
+        sql`INSERT INTO assets (id, sha256, media_type, bytes, width, height, created_at, touched_at)
             SELECT json_extract(a.value, '$.id'), json_extract(a.value, '$.sha256'), json_extract(a.value, '$.mediaType'),
               json_extract(a.value, '$.bytes'), json_extract(a.value, '$.width'), json_extract(a.value, '$.height'),
-              json_extract(a.value, '$.createdAt')
+              json_extract(a.value, '$.createdAt'), json_extract(a.value, '$.touchedAt')
             FROM json_each(${JSON.stringify(fresh)}) AS a WHERE true
             ON CONFLICT DO NOTHING`,
       ),
