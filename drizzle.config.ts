@@ -9,6 +9,7 @@ export default defineConfig({
     "./src/db/lti-schema.ts",
     "./src/db/roster-schema.ts",
     "./src/db/assets-schema.ts",
+    "./src/db/sessions-schema.ts",
   ],
   out: "./drizzle",
 });

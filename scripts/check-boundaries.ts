@@ -22,13 +22,15 @@
  *                one batch that writes the quiz                         jobs, authoring, interchange, imports
  *   lti          LTI 1.3: launches, tool keys, the passback ledger   → lib, queue, domain, outbound, db,
  *                (never events)                                         jobs, lti
+ *   sessions     learner and report sessions (§17): their tokens,   → lib, domain, db, sessions
+ *                the operations each may call
  *   grading      grades, reviews, deadlines, regrades and the        → lib, queue, domain, db, events,
  *                running totals they write (never lti: it announces    jobs, grading
  *                kept grades to followers the worker wires)
  *   worker       the queue consumer, the cron, the after-commit      → all of the above, worker
  *                sender and the wiring of processes
  *   middleware   HTTP plumbing                                      → lib, domain, db, auth, rate-limit,
- *                                                                     middleware
+ *                                                                     sessions, middleware
  *   routes       one folder per resource                            → all but worker and middleware;
  *                                                                     another resource only by its schemas
  *   app.ts       builds the app and mounts every router             → anything
@@ -56,6 +58,7 @@ const PROCESSES = [
   "authoring",
   "interchange",
   "imports",
+  "sessions",
   "lti",
   "grading",
 ];
@@ -75,15 +78,17 @@ const ALLOWED: Record<string, string[]> = {
   interchange: ["lib", "domain", "interchange"],
   imports: ["lib", "queue", "domain", "db", "events", "jobs", "authoring", "interchange", "imports"],
   // LTI sends through the queue and the outbound request, never through webhooks' events.
-  lti: ["lib", "queue", "domain", "outbound", "db", "jobs", "lti"],
+  // The LTI tool signs learners in with a learner session (§18).
+  lti: ["lib", "queue", "domain", "outbound", "db", "jobs", "sessions", "lti"],
+  sessions: ["lib", "domain", "db", "sessions"],
   // Grading imports no feature that follows grades: it announces them (kept-grade-followers.ts).
   grading: ["lib", "queue", "domain", "db", "events", "jobs", "grading"],
   worker: [...PROCESSES, "worker"],
-  middleware: ["lib", "domain", "db", "auth", "rate-limit", "middleware"],
+  middleware: ["lib", "domain", "db", "auth", "rate-limit", "sessions", "middleware"],
   routes: [...PROCESSES, "routes"],
   index: ["app", "worker"],
   tools: [...PROCESSES, "worker", "app", "index", "tools"],
-  env: ["lib", "domain", "db"],
+  env: ["lib", "domain", "db", "sessions"],
 };
 
 /**

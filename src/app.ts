@@ -14,6 +14,7 @@ import { requestFrame } from "./middleware/frame";
 import { publicReadGuard, v1Guard } from "./middleware/guard";
 import { rateLimitOAuthEndpoints } from "./middleware/rate-limit";
 import { docsAssets, landingPage, reportsAssets } from "./middleware/security-headers";
+import { refuseSessionTokensAtOAuth } from "./middleware/session-guard";
 import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
 import { apiKeysRouter } from "./routes/api-keys";
@@ -22,6 +23,7 @@ import { eventsRouter } from "./routes/events";
 import { quizGradesRouter, userGradesRouter } from "./routes/grades";
 import { IMPORT_UPLOAD, importsRouter } from "./routes/imports";
 import { jobsRouter } from "./routes/jobs";
+import { learnerSessionsRouter } from "./routes/learner-sessions";
 import { jwksRouter, ltiRouter, quizLtiRouter } from "./routes/lti";
 import { oauthRouter } from "./routes/oauth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
@@ -29,6 +31,7 @@ import { problemsRouter } from "./routes/problems";
 import { questionsRouter } from "./routes/questions";
 import { quizzesRouter } from "./routes/quizzes";
 import { regradeRouter } from "./routes/regrade";
+import { reportSessionsRouter } from "./routes/report-sessions";
 import { resultsExportRouter } from "./routes/results-export";
 import { serviceRouter } from "./routes/service";
 import { quizSubmissionsRouter, submissionsRouter, userSubmissionsRouter } from "./routes/submissions";
@@ -61,7 +64,9 @@ const v1 = createRouter()
   .route("/assets", assetsRouter)
   .route("/events", eventsRouter)
   .route("/webhook-endpoints", webhookEndpointsRouter)
-  .route("/lti", ltiRouter);
+  .route("/lti", ltiRouter)
+  .route("/learner-sessions", learnerSessionsRouter)
+  .route("/report-sessions", reportSessionsRouter);
 
 const app = createRouter();
 
@@ -132,6 +137,8 @@ const publicV1 = app.route("/v1/assets", assetFilesRouter);
 app.use("/v1/*", v1Guard({ "POST /v1/imports": IMPORT_UPLOAD, "POST /v1/assets": ASSET_UPLOAD }));
 // Every OAuth endpoint authenticates clients by secret: all are counted per IP, to slow guessing.
 app.use("/oauth/*", rateLimitOAuthEndpoints());
+// A learner or report token (§17) is refused at every OAuth endpoint.
+app.use("/oauth/*", refuseSessionTokensAtOAuth());
 
 const health = createRoute({
   operationId: "health",

@@ -1,6 +1,7 @@
 // The report page: sign-in, the quiz list, and one quiz's report (report.js). The URL's fragment
 // (#quiz=quiz_…) names the quiz shown, so back, forward and reload keep the place; the credential
-// never goes into the URL.
+// never goes into the URL, but for a report session's link (#session=qz_vt_…, §17), which is read
+// once, removed from the address bar and kept in sessionStorage like a typed credential.
 import { ApiError, credential, download, getJson, page } from "./api.js";
 import { fill, h } from "./dom.js";
 import { loadReport, renderReport } from "./report.js";
@@ -199,6 +200,19 @@ ui.more.addEventListener("click", async () => {
 });
 window.addEventListener("hashchange", () => void showRoute({ focus: true }));
 
+const SESSION_FRAGMENT = /^#session=(qz_vt_[0-9A-Za-z]{43})$/;
+
+/**
+ * A report_url's fragment: the token is taken into sessionStorage and the fragment replaced at
+ * once (history.replaceState), so it stays out of the history, bookmarks and any Referer.
+ */
+function takeSessionFromFragment() {
+  const match = SESSION_FRAGMENT.exec(window.location.hash);
+  if (!match) return;
+  credential.set(match[1]);
+  window.history.replaceState(null, "", window.location.pathname + window.location.search);
+}
+
 async function resume() {
   if (!credential.get()) {
     showSignIn();
@@ -215,4 +229,5 @@ async function resume() {
   }
 }
 
+takeSessionFromFragment();
 void resume();

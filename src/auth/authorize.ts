@@ -38,6 +38,11 @@ export function scoped(scope: Scope, ...after: MiddlewareHandler<AppEnv>[]) {
   return { security: securityFor([scope]), middleware: [requireScope(scope), ...after] };
 }
 
+/** Every one of several scopes, checked in order (the first missing one is named), like `scoped`. */
+export function scopedAll(scopes: Scope[], ...after: MiddlewareHandler<AppEnv>[]) {
+  return { security: securityFor(scopes), middleware: [...scopes.map(requireScope), ...after] };
+}
+
 /** Any valid credential, whatever its scopes. */
 export const authenticated = {
   security: securityFor([]),

@@ -1,4 +1,10 @@
-import { ACCESS_TOKEN_PREFIX, API_KEY_PREFIX, isWellFormedApiKey } from "../domain/credential-format";
+import {
+  ACCESS_TOKEN_PREFIX,
+  API_KEY_PREFIX,
+  isWellFormedApiKey,
+  LEARNER_TOKEN_PREFIX,
+  REPORT_TOKEN_PREFIX,
+} from "../domain/credential-format";
 import { ApiError } from "../lib/errors";
 import { REALM } from "../lib/scopes";
 
@@ -6,7 +12,18 @@ import { REALM } from "../lib/scopes";
  * Credential identification, free of I/O: which credential a request's headers present, or the
  * error that says why none is usable. Looking the credential up (KV, D1) is the caller's part.
  */
-export type PresentedCredential = { type: "api_key"; key: string } | { type: "access_token"; token: string };
+export type PresentedCredential =
+  | { type: "api_key"; key: string }
+  | { type: "access_token"; token: string }
+  | { type: "learner_token"; token: string }
+  | { type: "report_token"; token: string };
+
+/** Bearer tokens by prefix: access tokens, learner tokens and report tokens (§17). */
+const BEARER_TOKENS = [
+  [ACCESS_TOKEN_PREFIX, "access_token"],
+  [LEARNER_TOKEN_PREFIX, "learner_token"],
+  [REPORT_TOKEN_PREFIX, "report_token"],
+] as const;
 
 /** RFC 6750 §3: a 401 without error details when no credential came, with them otherwise. */
 const missingCredential = () =>
@@ -36,11 +53,12 @@ export function identifyCredential(headers: { apiKey?: string; authorization?: s
     return new ApiError("conflicting_credentials", "X-API-Key and Authorization carry different credentials; send one.");
   const value = apiKey ?? bearer;
   if (value === undefined) return missingCredential();
-  if (value.startsWith(ACCESS_TOKEN_PREFIX)) {
-    if (apiKey !== undefined)
-      return invalidCredential("X-API-Key carries API keys only; send access tokens as Authorization: Bearer.");
-    return { type: "access_token", token: value };
-  }
+  for (const [prefix, type] of BEARER_TOKENS)
+    if (value.startsWith(prefix)) {
+      if (apiKey !== undefined)
+        return invalidCredential("X-API-Key carries API keys only; send access tokens as Authorization: Bearer.");
+      return { type, token: value } as PresentedCredential;
+    }
   if (!value.startsWith(API_KEY_PREFIX) || !isWellFormedApiKey(value))
     return invalidCredential("The credential is not a well-formed API key or access token.");
   return { type: "api_key", key: value };

@@ -66,7 +66,7 @@ async function open(record: IdempotencyRecord, owner: string, key: string): Prom
  * client's other grants, or a narrower token of the same grant, never see each other's answers.
  */
 async function replayOwner(credential: Credential): Promise<string> {
-  if (credential.type === "api_key") return credential.id;
+  if (credential.type !== "access_token") return credential.id;
   const scopes = [...credential.scopes].sort().join(" ");
   return `${credential.id}.${await sha256Hex(`${credential.grant_id ?? ""}\n${scopes}`)}`;
 }

@@ -15,6 +15,9 @@ const API_KEY_PATTERN = /^qz_live_[0-9A-Za-z]{38}$/;
 export const ACCESS_TOKEN_PREFIX = "qz_at_";
 export const REFRESH_TOKEN_PREFIX = "qz_rt_";
 const CLIENT_SECRET_PREFIX = "qz_cs_";
+/** A learner session's token (one user at one quiz) and a report session's (reading named quizzes), §17. */
+export const LEARNER_TOKEN_PREFIX = "qz_lt_";
+export const REPORT_TOKEN_PREFIX = "qz_vt_";
 const TOKEN_RANDOM_LENGTH = 43; // ≈256 bits of base62
 
 function checksum(body: string): string {
@@ -39,3 +42,5 @@ export const displayPrefix = (key: string) => key.slice(0, API_KEY_PREFIX.length
 export const generateAccessToken = () => ACCESS_TOKEN_PREFIX + randomBase62(TOKEN_RANDOM_LENGTH);
 export const generateRefreshToken = () => REFRESH_TOKEN_PREFIX + randomBase62(TOKEN_RANDOM_LENGTH);
 export const generateClientSecret = () => CLIENT_SECRET_PREFIX + randomBase62(TOKEN_RANDOM_LENGTH);
+export const generateLearnerToken = () => LEARNER_TOKEN_PREFIX + randomBase62(TOKEN_RANDOM_LENGTH);
+export const generateReportToken = () => REPORT_TOKEN_PREFIX + randomBase62(TOKEN_RANDOM_LENGTH);

@@ -28,6 +28,8 @@ export const EVENT_TYPES = [
   "webhook_endpoint.disabled",
   "webhook_endpoint.test",
   "lti.passback.failed",
+  "learner_session.created",
+  "learner_session.revoked",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

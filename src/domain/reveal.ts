@@ -1,6 +1,6 @@
 import { hasScope } from "../lib/scopes";
 import { policyReveals, type RevealFacts } from "./attempts";
-import { ANSWER_KEY_FIELDS, type GradableQuestion, KEY_ORDERED_LISTS, moduleOf } from "./question-types";
+import { ANSWER_KEY_FIELDS, type GradableQuestion, KEY_ORDERED_LISTS, moduleOf, type QuestionType } from "./question-types";
 import type { QuestionFeedback } from "./question-types/type";
 
 /**
@@ -88,4 +88,24 @@ export function chosenOptionFeedback(
     .options(question)
     .flatMap((o) => (chosen.has(o.id) && o.feedback !== undefined ? [{ option_id: o.id, feedback: o.feedback }] : []));
   return shown.length > 0 ? shown : undefined;
+}
+
+/**
+ * A question as a submission presents it to a credential (`questions[].question`, §17): its type,
+ * prompt and points, and its definition as shownDefinition shows it, with the presented list
+ * (choice options when shuffled, ordering items, matching choices) in the submission's own order.
+ */
+export function presentedQuestion(
+  question: { type: QuestionType; prompt: string; points: number; definition: Record<string, unknown> },
+  optionOrder: readonly string[] | undefined,
+  reveal: boolean,
+): Record<string, unknown> {
+  const shown = shownDefinition(question.definition, reveal);
+  const list = moduleOf(question).presentation?.list;
+  const entries = list === undefined ? undefined : shown[list];
+  if (list !== undefined && optionOrder !== undefined && Array.isArray(entries)) {
+    const byEntryId = new Map(entries.map((entry) => [isEntry(entry) ? entry.id : undefined, entry]));
+    shown[list] = optionOrder.flatMap((id) => (byEntryId.has(id) ? [byEntryId.get(id)] : []));
+  }
+  return { type: question.type, prompt: question.prompt, points: question.points, ...shown };
 }

@@ -17,6 +17,8 @@ export const ID_PREFIX = {
   ltiLaunch: "ltl",
   ltiPassback: "lpb",
   ltiKey: "ltk",
+  learnerSession: "lse",
+  reportSession: "rse",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

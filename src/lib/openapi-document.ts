@@ -43,6 +43,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "OAuth clients": "Clients of the client-credentials grant (scope admin).",
   Events: "Every change the API made, recorded with it (kept 30 days; scope events:read).",
   Webhooks: "Endpoints that receive events as signed POSTs (Standard Webhooks; scope webhooks:write).",
+  "Learner sessions":
+    "Short-lived tokens (qz_lt_…) that take one quiz as one user from a learner's browser (scope learners:write to mint them).",
+  "Report sessions": "Short-lived tokens (qz_vt_…) that read the reports of the quizzes they name, for a teacher's browser.",
   LTI: "LTI 1.3: platforms, launches, the tool's keys and grades sent back to the LMS (Assignment and Grade Services).",
   OAuth: "The OAuth 2.0 authorization server (RFC 6749, 7009, 7662, 8414).",
   Problems: "The error catalogue: what each problem code means and what to do.",
@@ -114,6 +117,8 @@ const RESOURCE_NAMES: Record<string, string> = {
   events: "event",
   "webhook-endpoints": "webhook endpoint",
   jobs: "job",
+  "learner-sessions": "learner session",
+  "report-sessions": "report session",
   quiz: "quiz",
   user: "user",
 };

@@ -13,6 +13,7 @@ export const SCOPES = [
   "webhooks:write",
   "reviews:write",
   "lti:launch",
+  "learners:write",
   "admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -7,6 +7,9 @@ import type { AppEnv, Credential } from "../env";
 import { config } from "../lib/config";
 import { ApiError } from "../lib/errors";
 import { laterVia } from "../lib/time";
+import { LEARNER_SCOPES, REPORT_SCOPES } from "../sessions/allowed-operations";
+import { readLearnerSession } from "../sessions/learner-sessions";
+import { readReportSession } from "../sessions/report-sessions";
 import { refuseIpOverBudget } from "./rate-limit";
 
 /**
@@ -19,6 +22,10 @@ export async function identify(c: Context<AppEnv>): Promise<Credential | ApiErro
   try {
     const given = identifyCredential({ apiKey: c.req.header("x-api-key"), authorization: c.req.header("authorization") });
     if (given instanceof ApiError) return given;
+    if (given.type === "learner_token" || given.type === "report_token") {
+      refuseIpOverBudget(c);
+      return await sessionCredential(c.env.DB, given.type, given.token);
+    }
     if (given.type === "access_token") {
       refuseIpOverBudget(c);
       const token = await readAccessToken(c.env.KV, given.token);
@@ -46,6 +53,38 @@ export async function identify(c: Context<AppEnv>): Promise<Credential | ApiErro
     if (error instanceof ApiError) return error;
     throw error;
   }
+}
+
+/**
+ * A learner or report token's credential: one D1 read of the primary (src/sessions/), nothing
+ * cached, so a revocation holds for the next request everywhere. Its scopes are the ones its
+ * session's table of operations lets it use (sessions/allowed-operations.ts).
+ */
+async function sessionCredential(d1: D1Database, type: "learner_token" | "report_token", token: string) {
+  if (type === "learner_token") {
+    const grant = await readLearnerSession(d1, token);
+    if (grant === "expired") return invalidCredential("The learner token has expired.");
+    if (!grant) return invalidCredential("The learner token is unknown or revoked.");
+    const credential: Credential = {
+      type: "learner_session",
+      id: grant.sessionId,
+      scopes: LEARNER_SCOPES,
+      expires_at: grant.expiresAt,
+      learner: grant,
+    };
+    return credential;
+  }
+  const grant = await readReportSession(d1, token);
+  if (grant === "expired") return invalidCredential("The report token has expired.");
+  if (!grant) return invalidCredential("The report token is unknown or revoked.");
+  const credential: Credential = {
+    type: "report_session",
+    id: grant.sessionId,
+    scopes: REPORT_SCOPES,
+    expires_at: grant.expiresAt,
+    report: grant,
+  };
+  return credential;
 }
 
 /**

@@ -4,12 +4,14 @@ import { ApiError } from "../lib/errors";
 import { identify, recordKeyUse } from "./authenticate";
 import { jsonBodyGuard, type UploadRules } from "./json-body";
 import { countCaller } from "./rate-limit";
+import { guardSession } from "./session-guard";
 
 /**
  * The one guard of /v1, one step that runs its checks in their order: identify the caller (a
  * client IP already over its budget is refused before its credential is looked up), count it
  * (per credential, else per IP: 429 past the limit), refuse it without a valid credential (401,
- * or 400 for conflicting headers), then check its body (415, 413: json-body.ts). Routes declare
+ * or 400 for conflicting headers), hold a learner or report token to its session's table of
+ * operations (403, 404: session-guard.ts), then check its body (415, 413: json-body.ts). Routes declare
  * the scope they need beside their definition. An API key's use is counted once its answer is
  * known, a refusal here included.
  */
@@ -25,6 +27,7 @@ export function v1Guard(uploads: UploadRules): MiddlewareHandler<AppEnv> {
     let refused = true;
     try {
       await countCaller(c, identified);
+      await guardSession(c, identified);
       await checkBody(c, next);
       refused = false;
     } finally {

@@ -124,6 +124,21 @@ function prefersHtml(accept: string | undefined): boolean {
   return html > 0 && html > weight("application/json");
 }
 
+/** The headers a browser may read from an answer, whoever it let call: the same for every CORS answer. */
+const EXPOSED_HEADERS = [
+  "Location",
+  "Link",
+  "X-Request-Id",
+  "RateLimit",
+  "RateLimit-Policy",
+  "Retry-After",
+  "X-D1-Bookmark",
+  "Deprecation",
+  "Sunset",
+  "Content-Disposition",
+  "Export-Skipped",
+];
+
 /** Hono's CORS middleware for an allow-list, made once per list (the list is the deployment's). */
 const corsByOrigins = new WeakMap<string[], MiddlewareHandler>();
 
@@ -139,22 +154,51 @@ export function corsFromAllowList(env: Env): MiddlewareHandler | undefined {
     step = cors({
       origin: origins,
       allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "Idempotency-Key", "X-Request-Id", "X-D1-Bookmark"],
-      exposeHeaders: [
-        "Location",
-        "Link",
-        "X-Request-Id",
-        "RateLimit",
-        "RateLimit-Policy",
-        "Retry-After",
-        "X-D1-Bookmark",
-        "Deprecation",
-        "Sunset",
-        "Content-Disposition",
-        "Export-Skipped",
-      ],
+      exposeHeaders: EXPOSED_HEADERS,
       maxAge: 600,
     });
     corsByOrigins.set(origins, step);
   }
   return step;
+}
+
+/** What a learner's browser may send (§17). */
+const LEARNER_REQUEST_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-D1-Bookmark";
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/**
+ * The preflight of a learner route (§17), from any origin: a preflight carries no token, so
+ * which session's origins apply cannot be known here. It is answered with the headers a learner
+ * may send and nothing else; what protects the session is the actual answer, which names an
+ * origin only when the token's session lists it (echoLearnerOrigin) — a browser reads nothing
+ * from an answer without that header. Undefined for any other request, and for an origin the
+ * deployment's CORS_ALLOW_ORIGINS lists (its own CORS step answers, with its wider headers).
+ */
+export function learnerPreflight(c: Context<AppEnv>, isLearnerPath: (path: string) => boolean): Response | undefined {
+  const origin = c.req.header("origin");
+  if (c.req.method !== "OPTIONS" || !origin || !c.req.header("access-control-request-method")) return undefined;
+  if (!isLearnerPath(c.req.path) || config(c.env).corsAllowOrigins.includes(origin)) return undefined;
+  return new Response(null, {
+    status: 204,
+    headers: {
+      "Access-Control-Allow-Origin": origin,
+      "Access-Control-Allow-Methods": "GET, POST, PUT",
+      "Access-Control-Allow-Headers": LEARNER_REQUEST_HEADERS,
+      "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_SECONDS),
+      Vary: "Origin",
+    },
+  });
+}
+
+/**
+ * A learner token's answer to a browser at one of its session's origins names that origin
+ * (`Access-Control-Allow-Origin`, `Vary: Origin`); from any other origin, no CORS header. Set
+ * before the route runs, so that a refusal carries it too (the player reads its problem).
+ */
+export function echoLearnerOrigin(c: Context<AppEnv>, origins: readonly string[]): void {
+  const origin = c.req.header("origin");
+  c.header("Vary", "Origin", { append: true });
+  if (!origin || !origins.includes(origin)) return;
+  c.header("Access-Control-Allow-Origin", origin);
+  c.header("Access-Control-Expose-Headers", EXPOSED_HEADERS.join(", "));
 }

@@ -286,6 +286,32 @@ describe("/reports/ in a browser", () => {
   );
 
   it(
+    "signs in from a report session's report_url: the token leaves the address bar for sessionStorage, and only its quiz is listed",
+    async () => {
+      const minted = await api("/v1/report-sessions", { body: { quiz_ids: [quizId] } });
+      expect(minted.status).toBe(201);
+      const { token, report_url: reportUrl } = minted.json as { token: string; report_url: string };
+      expect(reportUrl).toBe(`${origin}/reports/#session=${token}`);
+      const session = await open();
+      const { page } = session;
+      await page.goto(reportUrl);
+      await page.locator("#quiz-list a").first().waitFor();
+      expect(page.url()).toBe(`${origin}/reports/`);
+      expect(await page.evaluate("window.location.hash")).toBe("");
+      expect(await page.evaluate(`sessionStorage.getItem(${JSON.stringify(STORAGE_KEY)})`)).toBe(token);
+      expect(await page.evaluate("localStorage.length")).toBe(0);
+      expect(await page.locator("#quiz-list a").count()).toBe(1);
+      await page.locator(`#quiz-list a[data-quiz-id="${quizId}"]`).click();
+      await expect.poll(() => page.locator("#report-title").textContent()).toBe(DEMO_QUIZ_TITLE);
+      // The token went only into the Authorization header of this origin's API calls.
+      for (const request of session.requests) expect(request.url).not.toContain(token);
+      expect(session.requests.some((r) => r.authorization === `Bearer ${token}`)).toBe(true);
+      await expectClean(session);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     "lists quizzes a page at a time, following next_cursor, and writes titles as text",
     async () => {
       const session = await open();

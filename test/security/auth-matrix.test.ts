@@ -5,6 +5,7 @@ import { generateAccessToken, generateApiKey } from "../../src/domain/credential
 import { sha256Hex } from "../../src/lib/crypto";
 import { kvKeys } from "../../src/lib/kv-keys";
 import { SCOPES, type Scope } from "../../src/lib/scopes";
+import { LEARNER_OPERATIONS, REPORT_OPERATIONS } from "../../src/sessions/allowed-operations";
 import { keptGrade, learner, ledger } from "../lti/learners";
 import { newPlatform, planRoster, rosterLaunch, type TestPlatform, unique as uniqueName } from "../lti/platform";
 import { type AnswerOf, type CallOptions, call, callRaw, expectProblem, type KnownPath, seedApiKey } from "../support/call";
@@ -37,6 +38,10 @@ interface RouteCase {
    * visible to the scope that started it, 404 to others): the successful caller's scope.
    */
   holder?: Scope;
+  /** A second scope the route needs besides `scope` (both are checked, `scope` first). */
+  also?: Scope;
+  /** Only a learner token may call it: every other credential → 403 (GET /v1/learner-sessions/current). */
+  learnerOnly?: true;
 }
 
 const REALM = 'Bearer realm="quiz"';
@@ -102,6 +107,9 @@ const newEndpoint = async (caller?: Presented): Promise<string> => {
   expect(res.status, res.text).toBe(201);
   return (res.json as AnswerOf<"/v1/webhook-endpoints", { method: "POST" }>["json"]).id;
 };
+const newLearnerSession = async (quizId = f.quiz.id, userId = f.user) =>
+  ok("/v1/learner-sessions", { user_id: userId, quiz_id: quizId });
+const newReportSession = async (quizIds = [f.quiz.id]) => ok("/v1/report-sessions", { quiz_ids: quizIds });
 const newJob = async (): Promise<string> => (await ok(`/v1/quizzes/${f.quiz.id}/regrade`, {})).id;
 /** The id of the newest event (every fixture records one). */
 const newestEvent = async (): Promise<string> => (await ok("/v1/events?limit=1")).events[0]!.id;
@@ -375,6 +383,35 @@ const ROUTES: Record<string, RouteCase> = {
     build: async () => ({ path: `/v1/lti/passbacks/${f.lti.passback}/retry` }),
   },
   "POST /v1/quizzes/:id/lti/resync": { scope: "admin", build: async () => ({ path: `/v1/quizzes/${f.quiz.id}/lti/resync` }) },
+
+  "POST /v1/learner-sessions": {
+    scope: "learners:write",
+    build: async () => ({ path: "/v1/learner-sessions", body: { user_id: f.user, quiz_id: f.quiz.id } }),
+  },
+  "GET /v1/learner-sessions/current": { scope: null, learnerOnly: true, build: get("/v1/learner-sessions/current") },
+  "GET /v1/learner-sessions/:id": {
+    scope: "learners:write",
+    build: async () => ({ path: `/v1/learner-sessions/${(await newLearnerSession()).id}` }),
+  },
+  "DELETE /v1/learner-sessions/:id": {
+    scope: "learners:write",
+    build: async () => ({ path: `/v1/learner-sessions/${(await newLearnerSession()).id}` }),
+  },
+  "POST /v1/report-sessions": {
+    scope: "analytics:read",
+    also: "submissions:read",
+    build: async () => ({ path: "/v1/report-sessions", body: { quiz_ids: [f.quiz.id] } }),
+  },
+  "GET /v1/report-sessions/:id": {
+    scope: "analytics:read",
+    also: "submissions:read",
+    build: async () => ({ path: `/v1/report-sessions/${(await newReportSession()).id}` }),
+  },
+  "DELETE /v1/report-sessions/:id": {
+    scope: "analytics:read",
+    also: "submissions:read",
+    build: async () => ({ path: `/v1/report-sessions/${(await newReportSession()).id}` }),
+  },
 };
 
 /**
@@ -407,6 +444,7 @@ interface Refused {
   headers: Presented;
 }
 let refused: Refused[];
+let tokenClient: { client_id: string; client_secret: string };
 
 async function accessToken(clientId: string, clientSecret: string, scope: string): Promise<string> {
   const res = await call("/oauth/token", {
@@ -457,7 +495,7 @@ beforeAll(async () => {
   f = { quiz, user, open, graded, key, client, lti: { platform, passback: row!.id, rosterLaunch: roster.launch_id }, asset };
 
   // One client holding every scope hands out a token per scope.
-  const tokenClient = await ok("/v1/oauth-clients", { name: "matrix", scopes: [...SCOPES] });
+  tokenClient = await ok("/v1/oauth-clients", { name: "matrix", scopes: [...SCOPES] });
   const scopes = [null, ...SCOPES] as const;
   await Promise.all(
     scopes.map(async (scope) => {
@@ -492,7 +530,25 @@ beforeAll(async () => {
     { expirationTtl: 3600 },
   );
 
+  // Session tokens refused the same way: revoked, and past their expiry (§17).
+  const revokedLearner = await newLearnerSession();
+  expect((await call(`/v1/learner-sessions/${revokedLearner.id}`, { method: "DELETE" })).status).toBe(204);
+  const expiredLearner = await newLearnerSession();
+  const revokedReport = await newReportSession();
+  expect((await call(`/v1/report-sessions/${revokedReport.id}`, { method: "DELETE" })).status).toBe(204);
+  const expiredReport = await newReportSession();
+  const past = new Date(Date.now() - 60_000).toISOString();
+  await env.DB.batch([
+    env.DB.prepare("UPDATE learner_sessions SET expires_at = ? WHERE id = ?").bind(past, expiredLearner.id),
+    env.DB.prepare("UPDATE report_sessions SET expires_at = ? WHERE id = ?").bind(past, expiredReport.id),
+  ]);
+  await sessionFixtures();
+
   refused = [
+    { name: "a revoked learner token", headers: bearer(revokedLearner.token) },
+    { name: "an expired learner token", headers: bearer(expiredLearner.token) },
+    { name: "a revoked report token", headers: bearer(revokedReport.token) },
+    { name: "an expired report token", headers: bearer(expiredReport.token) },
     { name: "a malformed key (bad checksum)", headers: bearer(badChecksum) },
     { name: "a malformed key in X-API-Key", headers: { "x-api-key": badChecksum } },
     { name: "an unknown well-formed key", headers: bearer(wellFormed) },
@@ -501,7 +557,7 @@ beforeAll(async () => {
     { name: "a key past its rotation grace", headers: bearer(rotated.key) },
     { name: "an expired access token", headers: bearer(expiredToken) },
   ];
-}, 60_000); // some forty requests: give a loaded machine room
+}, 90_000); // some fifty requests: give a loaded machine room
 
 // ── the matrix ──────────────────────────────────────────────────────────────────────────────
 
@@ -579,11 +635,34 @@ describe.concurrent.each(Object.entries(ROUTES))("%s", { timeout: 20_000 }, (nam
     });
   }
 
+  if (route.also) {
+    const also = route.also;
+    it(`a credential with ${route.scope} but without ${also} → 403 insufficient_scope, scope="${also}"`, async () => {
+      const res = await send(method, await deniedRequest(), bearer(keys.get(route.scope)!));
+      expectProblem(res, 403, "insufficient_scope");
+      expect(res.headers.get("www-authenticate")).toContain(`scope="${also}"`);
+    });
+  }
+
+  if (route.learnerOnly) {
+    it("an API key or an access token, whatever its scopes → 403 insufficient_scope", async () => {
+      for (const headers of [bearer(keys.get("admin")!), bearer(tokens.get("admin")!)])
+        expectProblem(await send(method, await deniedRequest(), headers), 403, "insufficient_scope");
+    });
+    return;
+  }
+
   it(`a key with ${route.scope ?? "any scope"} as X-API-Key, as Bearer, and an access token → 2xx`, async () => {
+    const scopes = [route.holder ?? route.scope, ...(route.also ? [route.also] : [])];
+    const key = scopes.length > 1 ? (await seedApiKey(scopes as Scope[])).key : keys.get(scopes[0] ?? null)!;
+    const token =
+      scopes.length > 1
+        ? await accessToken(tokenClient.client_id, tokenClient.client_secret, scopes.join(" "))
+        : tokens.get(scopes[0] ?? null)!;
     const forms: [string, Presented][] = [
-      ["X-API-Key", { "x-api-key": keys.get(route.holder ?? route.scope)! }],
-      ["Bearer key", bearer(keys.get(route.holder ?? route.scope)!)],
-      ["access token", bearer(tokens.get(route.holder ?? route.scope)!)],
+      ["X-API-Key", { "x-api-key": key }],
+      ["Bearer key", bearer(key)],
+      ["access token", bearer(token)],
     ];
     const answers = await Promise.all(
       forms.map(async ([form, headers]) => ({ form, res: await send(method, await route.build(headers), headers) })),
@@ -638,4 +717,111 @@ describe("which header carries the credential", () => {
     const res = await send("GET", { path: "/v1/quizzes" }, { authorization: `bearer ${keys.get("quizzes:read")!}` });
     expect(res.status, res.text).toBe(200);
   });
+});
+
+// ── session tokens (§17) over every route ───────────────────────────────────────────────────
+
+/** A learner's own quiz, user, token and submissions; a report token's own quiz and graded submission. */
+interface SessionFixtures {
+  learner: { quiz: { id: string; questionId: string }; user: string; token: string; open: string; graded: string };
+  report: { quiz: string; graded: string; token: string };
+}
+let s: SessionFixtures;
+
+async function sessionFixtures() {
+  const [quiz, user, reportQuiz] = await Promise.all([newQuiz(), newUser(), newQuiz()]);
+  const { token } = await newLearnerSession(quiz.id, user);
+  const start = async () => {
+    const res = await send("POST", { path: `/v1/quizzes/${quiz.id}/submissions`, body: {} }, bearer(token));
+    expect(res.status, res.text).toBe(201);
+    return (res.json as { id: string }).id;
+  };
+  const [open, graded] = await Promise.all([start(), start()]);
+  await ok(`/v1/submissions/${graded}/grade`, undefined, "POST");
+  const reportGraded = await newSubmission(reportQuiz.id, user);
+  await ok(`/v1/submissions/${reportGraded}/grade`, undefined, "POST");
+  const report = await newReportSession([reportQuiz.id]);
+  s = {
+    learner: { quiz, user, token, open, graded },
+    report: { quiz: reportQuiz.id, graded: reportGraded, token: report.token },
+  };
+}
+
+/** For each operation a learner token may call: a request for its own resources that succeeds. */
+const LEARNER_CASES: Record<string, () => Promise<Req>> = {
+  "GET /v1/learner-sessions/current": async () => ({ path: "/v1/learner-sessions/current" }),
+  "POST /v1/quizzes/:id/submissions": async () => ({ path: `/v1/quizzes/${s.learner.quiz.id}/submissions`, body: {} }),
+  "GET /v1/submissions/:id": async () => ({ path: `/v1/submissions/${s.learner.open}` }),
+  "PUT /v1/submissions/:id/answers": async () => ({
+    path: `/v1/submissions/${s.learner.open}/answers`,
+    body: { answers: [{ question_id: s.learner.quiz.questionId, response: true }] },
+  }),
+  // The one-answer save (§17), served once its route is added.
+  "PUT /v1/submissions/:id/answers/:question_id": async () => ({
+    path: `/v1/submissions/${s.learner.open}/answers/${s.learner.quiz.questionId}`,
+    body: { response: true, seq: Date.now() },
+  }),
+  "POST /v1/submissions/:id/grade": async () => {
+    const res = await send("POST", { path: `/v1/quizzes/${s.learner.quiz.id}/submissions`, body: {} }, bearer(s.learner.token));
+    return { path: `/v1/submissions/${(res.json as { id: string }).id}/grade` };
+  },
+  "GET /v1/submissions/:id/results": async () => ({ path: `/v1/submissions/${s.learner.graded}/results` }),
+};
+
+/** For each operation a report token may call: a request for its own quizzes that succeeds. */
+const REPORT_CASES: Record<string, () => Promise<Req>> = {
+  "GET /v1/auth/verify": async () => ({ path: "/v1/auth/verify" }),
+  "GET /v1/quizzes": async () => ({ path: "/v1/quizzes" }),
+  "GET /v1/quizzes/:id": async () => ({ path: `/v1/quizzes/${s.report.quiz}` }),
+  "GET /v1/quizzes/:id/questions": async () => ({ path: `/v1/quizzes/${s.report.quiz}/questions` }),
+  "GET /v1/analytics/quiz/:id": async () => ({ path: `/v1/analytics/quiz/${s.report.quiz}` }),
+  "GET /v1/analytics/quiz/:id/items": async () => ({ path: `/v1/analytics/quiz/${s.report.quiz}/items` }),
+  "GET /v1/quizzes/:id/submissions": async () => ({ path: `/v1/quizzes/${s.report.quiz}/submissions` }),
+  "GET /v1/quizzes/:id/results/export": async () => ({
+    path: `/v1/quizzes/${s.report.quiz}/results/export?format=csv&shape=submissions`,
+  }),
+  "GET /v1/submissions/:id/results": async () => ({ path: `/v1/submissions/${s.report.graded}/results` }),
+};
+
+describe("the session tables", () => {
+  it("name only routes the app serves, and each has a case here", () => {
+    const served = new Set(servedRoutes());
+    for (const [table, cases] of [
+      [LEARNER_OPERATIONS, LEARNER_CASES],
+      [REPORT_OPERATIONS, REPORT_CASES],
+    ] as const) {
+      expect(Object.keys(cases).sort()).toEqual(Object.keys(table).sort());
+      for (const operation of Object.keys(table)) expect(served.has(operation), `${operation} is not served`).toBe(true);
+    }
+  });
+});
+
+describe.concurrent.each(servedRoutes())("%s, with a learner token and a report token", { timeout: 20_000 }, (name) => {
+  const method = name.slice(0, name.indexOf(" "));
+  const pattern = name.slice(name.indexOf(" ") + 1);
+  let others: Promise<Req> | undefined;
+  /** The route's matrix request: the admin's fixtures, none of them a session's own. */
+  const othersRequest = () => (others ??= ROUTES[name]!.build());
+
+  for (const [kind, table, cases, token] of [
+    ["learner", LEARNER_OPERATIONS, LEARNER_CASES, () => s.learner.token],
+    ["report", REPORT_OPERATIONS, REPORT_CASES, () => s.report.token],
+  ] as const) {
+    if (name in table) {
+      it(`a ${kind} token on its own resources → 2xx`, async () => {
+        const res = await send(method, await cases[name]!(), bearer(token()));
+        expect(res.status, res.text).toBeGreaterThanOrEqual(200);
+        expect(res.status, res.text).toBeLessThan(300);
+      });
+      if (pattern.includes(":"))
+        it(`a ${kind} token on resources not its session's → 404`, async () => {
+          expectProblem(await send(method, await othersRequest(), bearer(token())), 404);
+        });
+    } else
+      it(`a ${kind} token → 403 insufficient_scope`, async () => {
+        const res = await send(method, await othersRequest(), bearer(token()));
+        expectProblem(res, 403, "insufficient_scope");
+        expect(res.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+      });
+  }
 });

@@ -110,6 +110,23 @@ async function runFlows() {
   const refresh: string = again.json.refresh_token;
   await ok("/v1/auth/verify", { auth: access });
   await ok(`/v1/oauth-clients/${doomed.id}`, { method: "DELETE" });
+
+  // Learner and report sessions (§17): minted, used (a submission, idempotently), revoked.
+  const quiz = await ok("/v1/quizzes", {
+    body: { title: "at rest", questions: [{ type: "true_false", prompt: "?", correct: true }] },
+  });
+  const user = await ok("/v1/users", { body: { name: "At rest", email: `${crypto.randomUUID()}@example.com` } });
+  const learner = await ok("/v1/learner-sessions", { body: { user_id: user.id, quiz_id: quiz.id } });
+  const report = await ok("/v1/report-sessions", { body: { quiz_ids: [quiz.id] } });
+  remember(learner.token, report.token);
+  await ok(`/v1/quizzes/${quiz.id}/submissions`, {
+    body: {},
+    auth: learner.token,
+    headers: { "idempotency-key": crypto.randomUUID() },
+  });
+  await ok(`/v1/quizzes/${quiz.id}`, { auth: report.token });
+  await ok(`/v1/learner-sessions/${learner.id}`, { method: "DELETE" });
+  await ok(`/v1/report-sessions/${report.id}`, { method: "DELETE" });
   // Let the delayed usage flush (src/auth/usage.ts, about a second) reach D1.
   await sleep(1500);
   return { apiKey: keys[0]!.key as string, accessToken: access, refreshToken: refresh };

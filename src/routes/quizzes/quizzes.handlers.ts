@@ -7,7 +7,8 @@ import * as service from "./quizzes.service";
 
 export const listQuizzes: AppRouteHandler<typeof routes.listQuizzes> = async (c) => {
   const { limit, cursor } = c.req.valid("query");
-  const rows = await service.listQuizzes(c.var.db, cursor, limit);
+  // A report token lists only the quizzes it names (§17).
+  const rows = await service.listQuizzes(c.var.db, cursor, limit, c.var.credential?.report?.quizIds);
   const { items, nextCursor } = toPage(c, rows, limit, (q) => q.id);
   return c.json({ quizzes: items, next_cursor: nextCursor }, 200);
 };

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, sql } from "drizzle-orm";
 import { assetReferenceStatements, refuseUnknownAssets, unknownAssetFailure } from "../../authoring/asset-references";
 import { storedQuestions } from "../../authoring/question-content";
 import { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "../../authoring/question-rows";
@@ -34,7 +34,16 @@ const QUIZ = tableRows(quizzes);
 const PAGE_FROM_START = `select ${QUIZ.columns} from "quizzes" order by "quizzes"."id" asc limit ?`;
 const PAGE_AFTER = `select ${QUIZ.columns} from "quizzes" where "quizzes"."id" > ? order by "quizzes"."id" asc limit ?`;
 
-export async function listQuizzes(db: Database, after: string | undefined, limit: number) {
+export async function listQuizzes(db: Database, after: string | undefined, limit: number, only?: string[]) {
+  if (only !== undefined) {
+    const rows = await db
+      .select()
+      .from(quizzes)
+      .where(and(inArray(quizzes.id, only), after === undefined ? undefined : gt(quizzes.id, after)))
+      .orderBy(asc(quizzes.id))
+      .limit(limit + 1);
+    return rows.map((row) => serializeQuiz(row, row.questionCount));
+  }
   const page =
     after === undefined
       ? db.$client.prepare(PAGE_FROM_START).bind(limit + 1)

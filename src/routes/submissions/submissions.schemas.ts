@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_QUESTIONS_PER_QUIZ } from "../../authoring/question.schemas";
 import { MAX_ANSWER_SEQ, MAX_REVIEW_FEEDBACK_LENGTH } from "../../domain/answers";
-import { QUESTION_TYPES } from "../../domain/question-types";
+import { QUESTION_TYPES, SHOWN_FIELDS } from "../../domain/question-types";
 import { GRADED_BY, SUBMISSION_STATUSES } from "../../domain/submissions";
 import { idSchema } from "../../lib/ids";
 import { pageQuery } from "../../lib/pagination";
@@ -24,7 +24,10 @@ const answers = z
 
 export const SubmissionCreate = z
   .strictObject({
-    user_id: idSchema("user"),
+    user_id: idSchema("user").optional().openapi({
+      description:
+        "The user taking the quiz; required but for a learner token, whose user it is when left out (another user → 403).",
+    }),
     answers: answers.default([]),
     lti_launch_id: idSchema("ltiLaunch").optional().openapi({
       description:
@@ -79,6 +82,12 @@ export const SavedAnswer = z
   });
 
 const status = z.enum(SUBMISSION_STATUSES);
+
+/** A question as a submission presents it (domain/reveal presentedQuestion). */
+const PresentedQuestionView = z
+  .object({ type: z.enum(QUESTION_TYPES), prompt: z.string(), points: z.number(), ...SHOWN_FIELDS })
+  .openapi("PresentedQuestion");
+export type PresentedQuestionView = z.output<typeof PresentedQuestionView>;
 
 export const SubmissionListQuery = z.strictObject({
   ...pageQuery("submission"),
@@ -165,6 +174,10 @@ export const Submission = z
           option_order: z.array(z.string()).optional().openapi({
             description:
               "The order this submission presents the question's options (choice questions, when the quiz shuffles options), items (ordering, always) or choices (matching, always) in: drawn uniformly at random at creation, so it tells nothing of the key.",
+          }),
+          question: PresentedQuestionView.optional().openapi({
+            description:
+              "GET /v1/submissions/{id} only: the question as this credential sees it (type, prompt, points and its options, items, prompts, choices or text), its list in the order above; the key only to quizzes:write (as in GET /v1/quizzes/{id}/questions), so a player needs no other read.",
           }),
         }),
       )

@@ -7,6 +7,7 @@ import { answerProblems, type SubmittedAnswer, stampedAnswers } from "../../doma
 import { allowedAttempts, drawableQuestion, isAvailable, presentQuestions } from "../../domain/attempts";
 import { gradableQuestion } from "../../domain/questions";
 import { readSettings } from "../../domain/quiz-settings";
+import { presentedQuestion } from "../../domain/reveal";
 import type { SubmissionStatus } from "../../domain/submissions";
 import type { Database } from "../../env";
 import { newSubmissionDeadline, windowOpen } from "../../grading/deadline-sql";
@@ -15,6 +16,7 @@ import { ApiError, conflict, errorChainText, notFound, validationFailed } from "
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import { launchTie } from "../../lti/ledger";
+import type { PresentedQuestionView } from "./submissions.schemas";
 
 /**
  * The attempt number and deadline SQL gave a new submission, written into the submission.created
@@ -136,10 +138,29 @@ async function notInserted(db: Database, quizId: string, now: string, maxAttempt
   return conflict("attempt_limit_reached", `The user has used all ${maxAttempts} attempts at this quiz.`);
 }
 
-export async function getSubmissionRow(db: Database, id: string) {
-  const [row] = await db.select().from(submissions).where(eq(submissions.id, id));
+/**
+ * GET /v1/submissions/{id}: the submission with each presented question as the caller sees it
+ * (`questions[].question`, key hidden but to quizzes:write: domain/reveal), so that a player needs
+ * no other read. One round trip: the submission and its quiz's questions in one batch.
+ */
+export async function getSubmissionWithQuestions(db: Database, id: string, reveal: boolean) {
+  const quizOf = db.select({ quizId: submissions.quizId }).from(submissions).where(eq(submissions.id, id));
+  const [subRows, questionRows] = await db.batch([
+    db.select().from(submissions).where(eq(submissions.id, id)),
+    db.select().from(questions).where(inArray(questions.quizId, quizOf)),
+  ]);
+  const row = subRows[0];
   if (!row) throw notFound("Submission");
-  return row;
+  const shown = serializeSubmission(row);
+  const byId = new Map(questionRows.map((q) => [q.id, q]));
+  return {
+    ...shown,
+    questions:
+      shown.questions?.map((p) => {
+        const question = byId.get(p.question_id);
+        return question ? { ...p, question: presentedQuestion(question, p.option_order, reveal) as PresentedQuestionView } : p;
+      }) ?? null,
+  };
 }
 
 const gradedConflict = () => new ApiError("submission_graded", "The submission is graded; its answers are final.");

@@ -5,8 +5,10 @@ export const Verification = z
     status: z.literal("success"),
     message: z.literal("Authentication successful"),
     credential: z.object({
-      type: z.enum(["api_key", "access_token"]),
-      id: z.string().openapi({ description: "The key's id, or the OAuth client's id for an access token." }),
+      type: z.enum(["api_key", "access_token", "learner_session", "report_session"]),
+      id: z.string().openapi({
+        description: "The key's id, the OAuth client's id for an access token, or a report session's rse_… id (§17).",
+      }),
       scopes: z.array(z.string()),
       expires_at: z.string().datetime().nullable(),
     }),

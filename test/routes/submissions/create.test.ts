@@ -46,7 +46,11 @@ describe("POST /v1/quizzes/{id}/submissions", () => {
     expect(res.headers.get("location")).toBe(`/v1/submissions/${res.json.id}`);
     const got = await call(res.headers.get("location") as `/v1/submissions/${string}`);
     expect(got.status).toBe(200);
-    expect(got.json).toEqual(res.json);
+    // The read is the answer, each presented question with its question added.
+    expect(got.json).toEqual({
+      ...res.json,
+      questions: res.json.questions!.map((p) => ({ ...p, question: expect.objectContaining({ prompt: expect.any(String) }) })),
+    });
   });
 
   it("answers are optional and default to none", async () => {

@@ -88,3 +88,14 @@ export async function listAll(
 
 export const errorPaths = (res: Awaited<ReturnType<typeof call>>) =>
   expectProblem(res, 400, "validation_failed").errors?.map((e) => e.path);
+
+/**
+ * A submission as GET /v1/submissions/{id} answers it, less the question each presented entry
+ * carries there (`questions[].question`): the representation every other answer and event holds.
+ */
+export function withoutQuestionViews<T extends { questions?: { question?: unknown }[] | null }>(submission: T): T {
+  return {
+    ...submission,
+    questions: submission.questions?.map(({ question: _, ...entry }) => entry) ?? submission.questions ?? null,
+  };
+}
