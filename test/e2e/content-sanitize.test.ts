@@ -17,6 +17,7 @@ import { type LocalWorker, startLocalWorker } from "../../scripts/local-worker";
 import { apiClient } from "../../scripts/report-demo";
 import { newApiKey } from "../../src/auth/api-keys";
 import { HOSTILE_HTML } from "../support/hostile-html";
+import { png } from "../support/images";
 import { strictProblem } from "../support/strict-html";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -30,6 +31,7 @@ const CHROMIUM_ARGS = [
 ];
 const SETUP_TIMEOUT_MS = 240_000;
 const PAGE_ORIGIN = "https://content.test";
+const PLACEHOLDER_ASSET = "ast_0123456789abcdefghjkmnpqrstvwxyz";
 /** The page: a hook any payload would call, and links that do not navigate (a javascript: one would still run). */
 const PAGE = `<!doctype html><html><head><title>content</title><script>
   window.__runs = 0; window.__ran = () => { window.__runs++; };
@@ -64,9 +66,22 @@ beforeAll(async () => {
   api = apiClient(worker.url, key);
   const quiz = await api("/v1/quizzes", { body: { title: "Hostile content" } });
   expect(quiz.status, JSON.stringify(quiz.json)).toBe(201);
+  // The table's asset id names no asset here: an img may name only one that exists, so a real one stands in.
+  const upload = await fetch(new URL("/v1/assets", worker.url), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "image/png" },
+    body: png(4, 3, 1),
+  });
+  expect(upload.status).toBe(201);
+  const assetId = ((await upload.json()) as { id: string }).id;
   for (const [name, html] of HOSTILE_HTML) {
     const res = await api(`/v1/quizzes/${quiz.json.id}/questions`, {
-      body: { type: "true_false", content_format: "html", prompt: `Case: ${html}`, correct: true },
+      body: {
+        type: "true_false",
+        content_format: "html",
+        prompt: `Case: ${html.replaceAll(PLACEHOLDER_ASSET, assetId)}`,
+        correct: true,
+      },
     });
     // A control character (the null byte's entry) is refused as text before any sanitizing: a 400, never a 500.
     if (res.status === 400 && /control characters/.test(JSON.stringify(res.json))) continue;
