@@ -86,6 +86,7 @@ const NODE = ["test/domain/**/*.test.ts", "test/interchange/**/*.test.ts"];
 const GROWTH = [
   "test/interchange/linear-time.test.ts",
   "test/interchange/gift-linear.test.ts",
+  "test/domain/content-linear.test.ts",
   "test/domain/image-format-linear.test.ts",
 ];
 

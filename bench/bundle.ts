@@ -109,9 +109,12 @@ export async function composition(entry: string): Promise<{ name: string; bytes:
     for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
       const parts = relative(".", path).split("/");
       const at = parts.lastIndexOf("node_modules");
+      // The sanitizer (src/domain/content, docs/content.md) is named on its own, beside KaTeX.
       const name =
         at < 0
-          ? (parts[0] ?? path)
+          ? path.includes("src/domain/content/")
+            ? "src/domain/content"
+            : (parts[0] ?? path)
           : parts[at + 1]?.startsWith("@")
             ? `${parts[at + 1]}/${parts[at + 2]}`
             : (parts[at + 1] ?? path);

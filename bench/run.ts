@@ -26,6 +26,7 @@ import { benchDb, createAdminKey } from "./seed-bench";
 import { SQL_WORKER_HOST } from "./sql-client";
 import { analyticsSuite } from "./suite-analytics";
 import { burstSuite } from "./suite-burst";
+import { contentSuite } from "./suite-content";
 import { exportSuite } from "./suite-export";
 import { interchangeSuite } from "./suite-interchange";
 import { mainSuite, type Workers } from "./suite-main";
@@ -74,10 +75,17 @@ async function buildAndServeIn(dir: string, full: boolean, baseline: boolean): P
 
 async function main() {
   const only = args.only;
-  const parts = ["analytics", "export", "interchange", "main", "burst", "saves"];
+  const parts = ["analytics", "export", "interchange", "main", "burst", "saves", "content"];
   if (only !== undefined && !parts.includes(only)) throw new Error(`--only takes one of ${parts.join(", ")}, not ${only}`);
   const full = only === undefined || only === "main";
   const loadBefore = os.loadavg();
+  if (only === "content") {
+    // Node and esbuild only: no worker to build or serve.
+    const content = await contentSuite(loadBefore);
+    process.stdout.write(`${content}\n\n`);
+    const doc = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, "utf8") : "# Benchmark results\n";
+    return finish(replaceSection(doc, "bench:content", content));
+  }
   const workers = await buildAndServe(full, full || only === "saves");
   const runner = new LoadRunner();
   const cleanup = async () => {
@@ -95,6 +103,11 @@ async function main() {
       const main = await mainSuite(workers, runner, loadBefore);
       process.stdout.write(`${main}\n\n`);
       doc = replaceSection(doc, "bench:main", main);
+    }
+    if (full) {
+      const content = await contentSuite(loadBefore);
+      process.stdout.write(`${content}\n\n`);
+      doc = replaceSection(doc, "bench:content", content);
     }
     if (only === "main") return finish(doc);
     if (only === undefined || only === "burst") {

@@ -1905,7 +1905,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1915,7 +1922,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -1927,14 +1934,14 @@ export interface components {
         };
         /** @default {} */
         QuestionFeedback: {
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 2000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             correct?: string;
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 2000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             incorrect?: string;
         };
         ChoiceOptionInput: {
             id?: string;
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
+            /** @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             text: string;
             /** @description Shown with this option's result when the reveal policy shows the key; part of the key, so hidden from credentials without quizzes:write. */
             feedback?: string;
@@ -1982,7 +1989,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -1992,7 +2006,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2034,7 +2048,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2044,7 +2065,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2083,7 +2104,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2093,7 +2121,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2132,7 +2160,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2142,7 +2177,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2192,7 +2227,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2202,7 +2244,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2222,7 +2264,7 @@ export interface components {
         };
         OptionInput: {
             id?: string;
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164). */
+            /** @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             text: string;
         };
         /**
@@ -2265,7 +2307,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2275,7 +2324,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2303,12 +2352,12 @@ export interface components {
         };
         MatchingPair: {
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
+             * @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example France
              */
             prompt: string;
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F), so no tabs or line breaks; at least one visible character (not only white space, format characters such as U+200B, or fillers such as U+3164).
+             * @description Plain text (content_format "text"): trimmed, at most 1000 characters on one line, well-formed Unicode, no control characters, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example Paris
              */
             choice: string;
@@ -2355,7 +2404,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2365,7 +2421,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2418,7 +2474,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2428,7 +2491,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2509,6 +2572,7 @@ export interface components {
          *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
          *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
          *       "type": "single_choice",
+         *       "content_format": "text",
          *       "title": "Capital of France",
          *       "tags": [
          *         "geography"
@@ -2543,6 +2607,11 @@ export interface components {
             quiz_id: string;
             /** @enum {string} */
             type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
+            /**
+             * @description How its texts are read: `"text"` plain, `"html"` a sanitized HTML fragment (docs/content.md).
+             * @enum {string}
+             */
+            content_format: "text" | "html";
             /** @description The question's name for its authors; null when it has none. */
             title: string | null;
             /** @description Its tags, in the order given; `[]` when none. */
@@ -2658,7 +2727,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2668,7 +2744,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2699,7 +2775,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2709,7 +2792,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2745,7 +2828,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2755,7 +2845,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2785,7 +2875,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2795,7 +2892,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2827,7 +2924,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2837,7 +2941,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2869,7 +2973,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2879,7 +2990,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2918,7 +3029,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2928,7 +3046,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -2975,7 +3093,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -2985,7 +3110,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -3030,7 +3155,14 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character.
+             * @description How the question's texts (prompt, explanation, feedback, option/item/prompt/choice texts, a fill-in-blanks text) are read. `"text"` (the default): plain text, shown as written (`<b>` is shown, not bold). `"html"`: an HTML fragment, stored sanitized to the allow-list of docs/content.md (TeX between `\(`…`\)` or `\[`…`\]` becomes MathML), at most 100 000 characters a field once sanitized, nesting at most 64 elements. Not part of the key: changing it alone makes no new version.
+             * @default text
+             * @example text
+             * @enum {string}
+             */
+            content_format?: "text" | "html";
+            /**
+             * @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md).
              * @example What is 2 + 2?
              */
             prompt: string;
@@ -3040,7 +3172,7 @@ export interface components {
              */
             points?: number;
             feedback?: components["schemas"]["QuestionFeedback"];
-            /** @description Trimmed. Well-formed Unicode (no lone surrogates); no control characters (U+0000–U+001F, U+007F–U+009F) except tab, line feed and carriage return; when not empty, at least one visible character. */
+            /** @description Plain text (content_format "text"): trimmed, at most 10000 characters, well-formed Unicode, no control characters but tab, line feed and carriage return, a visible character. HTML (content_format "html"): at most 100000 characters once sanitized (docs/content.md). */
             explanation?: string | null;
             /**
              * @description A pool label: the quiz's settings.pools say how many of its questions each submission draws.
@@ -3076,6 +3208,7 @@ export interface components {
             type?: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
             title?: unknown;
             tags?: unknown;
+            content_format?: unknown;
             prompt?: unknown;
             points?: unknown;
             feedback?: unknown;
@@ -3221,6 +3354,11 @@ export interface components {
         PresentedQuestion: {
             /** @enum {string} */
             type: "single_choice" | "multiple_choice" | "true_false" | "short_text" | "numeric" | "ordering" | "matching" | "fill_in_blanks" | "essay";
+            /**
+             * @description How its texts are read: `"text"` plain, `"html"` a sanitized HTML fragment (docs/content.md).
+             * @enum {string}
+             */
+            content_format: "text" | "html";
             prompt: string;
             points: number;
             options?: components["schemas"]["ChoiceOption"][];
@@ -7477,6 +7615,7 @@ export interface operations {
                      *       "id": "qst_01kan2b6x3r9t5w8y1z4c7e0f2",
                      *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "type": "multiple_choice",
+                     *       "content_format": "text",
                      *       "title": "Capitals",
                      *       "tags": [
                      *         "geography"
@@ -8167,6 +8306,7 @@ export interface operations {
                      *       "id": "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "type": "single_choice",
+                     *       "content_format": "text",
                      *       "title": "Capital of France",
                      *       "tags": [
                      *         "geography",

@@ -26,7 +26,12 @@ function itemTable(rows, announce) {
   const columns = [
     { key: "position", label: "#", name: "position", value: (r) => r.position, cell: (r) => r.label, numeric: true },
     // Beside the row's heading, so that on a phone the prompt stays in view and the figures scroll in after it.
-    { key: "question", label: "Question", value: (r) => r.prompt, cell: (r) => h("span", { class: "prompt" }, r.prompt) },
+    {
+      key: "question",
+      label: "Question",
+      value: (r) => r.prompt,
+      cell: (r) => h("span", { class: "prompt" }, r.shown ? r.shown() : r.prompt),
+    },
     { key: "n", label: "n", value: (r) => r.n, cell: (r) => format.count(r.n), raw: (r) => r.n, numeric: true },
     {
       key: "difficulty",

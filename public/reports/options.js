@@ -3,26 +3,35 @@
 // share, mean total and point-biserial, each row headed by the option's id and text. Chart above
 // table, so that the table has the card's whole width and its figures fit beside the texts.
 import { optionBars } from "./charts.js";
+import { formatted, plain } from "./content.js";
 import { h, scrollable, uid } from "./dom.js";
 import * as format from "./format.js";
 import { flagList } from "./items.js";
 
 function optionQuestion(row, keysVisible) {
   const caption = uid("options");
+  const contentFormat = row.question?.content_format;
   const texts = new Map((row.question?.options ?? []).map((o) => [o.id, o.text]));
   const options = row.options.map((o) => ({
     ...o,
     // share = count ÷ item n (§14); computed here when the API does not send it.
     share: o.share !== undefined ? o.share : row.n > 0 ? o.count / row.n : null,
     isKey: row.key?.has(o.option_id) ?? false,
-    text: texts.get(o.option_id) ?? "",
+    // Plain text for the chart's labels; the table shows the formatted text.
+    text: plain(texts.get(o.option_id) ?? "", contentFormat),
+    shown: () => formatted(texts.get(o.option_id) ?? "", contentFormat),
   }));
   const hasMeanTotal = row.options.some((o) => o.mean_total !== undefined);
   const hasPointBiserial = row.options.some((o) => o.point_biserial !== undefined);
   return h(
     "article",
     { class: "question", "data-question-id": row.question_id },
-    h("h4", {}, h("span", { class: "label" }, `${row.label}. `), h("span", { class: "prompt" }, row.prompt)),
+    h(
+      "h4",
+      {},
+      h("span", { class: "label" }, `${row.label}. `),
+      h("span", { class: "prompt" }, row.shown ? row.shown() : row.prompt),
+    ),
     flagList(row.flags),
     h(
       "div",
@@ -73,7 +82,7 @@ function optionQuestion(row, keysVisible) {
                   "th",
                   { scope: "row", class: "option" },
                   h("span", { class: "option-id" }, o.option_id),
-                  o.text ? h("span", { class: "text" }, ` ${o.text}`) : "",
+                  o.text ? h("span", { class: "text" }, " ", o.shown()) : "",
                   o.isKey ? h("span", { class: "key-mark" }, " ✓ key") : "",
                 ),
                 h("td", { class: "num", "data-column": "count", "data-value": o.count }, format.count(o.count)),

@@ -3,6 +3,7 @@
 // table beside it.
 import { all, getJson } from "./api.js";
 import { histogram } from "./charts.js";
+import { formatted, plain } from "./content.js";
 import { fill, h, scrollable, uid } from "./dom.js";
 import * as format from "./format.js";
 import { itemsSection } from "./items.js";
@@ -38,7 +39,10 @@ function itemRows(items, questions) {
       position: index + 1,
       label: `Q${index + 1}`,
       question,
-      prompt: question ? question.prompt : questions ? "(deleted question)" : item.question_id,
+      // Plain text for sorting and labels; shown() builds the formatted text afresh for each place it appears.
+      prompt: question ? plain(question.prompt, question.content_format) : questions ? "(deleted question)" : item.question_id,
+      shown: () =>
+        question ? formatted(question.prompt, question.content_format) : questions ? "(deleted question)" : item.question_id,
       key: keyOf(question),
     };
   });

@@ -16,7 +16,8 @@ import { isoNow } from "../lib/time";
 
 export type AssetRow = typeof assets.$inferSelect;
 
-const objectKey = (id: string) => `assets/${id}`;
+/** An asset's bytes in R2 (also written by an import, src/imports/assets.ts, and read by an export). */
+export const objectKey = (id: string) => `assets/${id}`;
 
 /** How long an asset no question refers to is kept after its last upload: time to write the question that uses it. */
 const UNREFERENCED_KEPT_MS = 24 * 60 * 60_000;

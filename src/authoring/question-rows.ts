@@ -2,13 +2,14 @@ import { type SQL, sql } from "drizzle-orm";
 import { questions, questionVersions } from "../db/schema";
 import { ANSWER_ROW_BUDGET, answerRowBytes } from "../domain/answers";
 import { withoutAnswerKey } from "../domain/events";
-import { moduleOf, type QuestionInput } from "../domain/question-types";
+import { moduleOf } from "../domain/question-types";
 import { gradableQuestion } from "../domain/questions";
 import { shownCommentary, shownDefinition } from "../domain/reveal";
 import type { Database } from "../env";
 import { validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import type { Question } from "./question.schemas";
+import type { StoredQuestionInput } from "./question-content";
 
 /** A question's row, its versions, and its representations: for the API and for events. */
 
@@ -20,8 +21,8 @@ export type QuestionRow = typeof questions.$inferSelect;
  * matching written as pairs becomes prompts, choices and correct_matches, and an ordering without
  * correct_order is in the order its items are listed).
  */
-export function questionRow(quizId: string, input: QuestionInput, position: number, now: string): QuestionRow {
-  const { type, prompt, points, feedback, explanation, pool, title, tags } = input;
+export function questionRow(quizId: string, input: StoredQuestionInput, position: number, now: string): QuestionRow {
+  const { type, prompt, points, feedback, explanation, pool, title, tags, content_format: contentFormat } = input;
   const definition = moduleOf(input).definition(input);
   const id = newId("question");
   return {
@@ -30,6 +31,7 @@ export function questionRow(quizId: string, input: QuestionInput, position: numb
     position,
     type,
     prompt,
+    contentFormat,
     points,
     definition,
     feedback,
@@ -83,6 +85,7 @@ export function serializeQuestion(row: QuestionRow, revealKeys: boolean): Questi
     id: row.id,
     quiz_id: row.quizId,
     type: row.type,
+    content_format: row.contentFormat,
     prompt: row.prompt,
     points: row.points,
     position: row.position,

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CONTENT_FORMATS } from "../domain/content/question-content";
 import { QUESTION_INPUTS, QUESTION_TYPE_MODULES, QUESTION_TYPES, SHOWN_FIELDS } from "../domain/question-types";
 import { common } from "../domain/question-types/input";
 import { idSchema } from "../lib/ids";
@@ -71,6 +72,7 @@ export const QuestionPatch = z
     type: z.enum(QUESTION_TYPES).optional(),
     title: z.unknown().optional(),
     tags: z.unknown().optional(),
+    content_format: z.unknown().optional(),
     prompt: z.unknown().optional(),
     points: z.unknown().optional(),
     feedback: z.unknown().optional(),
@@ -90,6 +92,7 @@ export const QUESTION_EXAMPLE = {
   id: "qst_01kamz3f7c9n0p8s6e5vwx2y4r",
   quiz_id: "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
   type: "single_choice" as const,
+  content_format: "text" as const,
   title: "Capital of France",
   tags: ["geography"],
   prompt: "What is the capital of France?",
@@ -113,6 +116,9 @@ export const Question = z
     id: idSchema("question"),
     quiz_id: idSchema("quiz"),
     type: z.enum(QUESTION_TYPES),
+    content_format: z.enum(CONTENT_FORMATS).openapi({
+      description: 'How its texts are read: `"text"` plain, `"html"` a sanitized HTML fragment (docs/content.md).',
+    }),
     title: z.string().nullable().openapi({ description: "The question's name for its authors; null when it has none." }),
     tags: z.array(z.string()).openapi({ description: "Its tags, in the order given; `[]` when none." }),
     prompt: z.string(),

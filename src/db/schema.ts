@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { StoredAnswer } from "../domain/answers";
+import { CONTENT_FORMATS } from "../domain/content/question-content";
 import type { StoredAnswerResult } from "../domain/grading";
 import { ITEM_ATTEMPTS, type ItemSumsTuple, type OptionSumsTuple } from "../domain/item-analysis";
 import { JOB_STATUSES, JOB_TYPES } from "../domain/jobs";
@@ -35,6 +36,8 @@ export const questions = sqliteTable(
     position: integer("position").notNull(),
     type: text("type", { enum: QUESTION_TYPES }).notNull(),
     prompt: text("prompt").notNull(),
+    /** How its texts are read (CONTRACT §19): "html" texts are stored sanitized (domain/content); not part of grading. */
+    contentFormat: text("content_format", { enum: CONTENT_FORMATS }).notNull().default("text"),
     points: real("points").notNull(),
     /** The type's key fields (options, correct answers, tolerance, …) as validated JSON. */
     definition: text("definition", { mode: "json" }).$type<Record<string, unknown>>().notNull(),

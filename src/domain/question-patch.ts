@@ -7,6 +7,7 @@ export function questionAsInput(stored: StoredQuestion): Record<string, unknown>
     type: stored.type,
     ...(stored.title == null ? {} : { title: stored.title }),
     ...(stored.tags === undefined || stored.tags.length === 0 ? {} : { tags: stored.tags }),
+    ...(stored.contentFormat === undefined ? {} : { content_format: stored.contentFormat }),
     prompt: stored.prompt,
     points: stored.points,
     feedback: stored.feedback,

@@ -1,3 +1,4 @@
+import type { ContentFormat } from "./content/question-content";
 import type { GradableQuestion, QuestionType } from "./question-types";
 import type { QuestionFeedback } from "./question-types/type";
 
@@ -10,6 +11,8 @@ import type { QuestionFeedback } from "./question-types/type";
 export interface StoredQuestion {
   type: QuestionType;
   prompt: string;
+  /** How its texts are read; "text" when left out. */
+  contentFormat?: ContentFormat;
   points: number;
   feedback: QuestionFeedback;
   explanation: string | null;

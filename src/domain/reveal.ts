@@ -1,5 +1,6 @@
 import { hasScope } from "../lib/scopes";
 import { policyReveals, type RevealFacts } from "./attempts";
+import type { ContentFormat } from "./content/question-content";
 import { ANSWER_KEY_FIELDS, type GradableQuestion, KEY_ORDERED_LISTS, moduleOf, type QuestionType } from "./question-types";
 import type { QuestionFeedback } from "./question-types/type";
 
@@ -96,7 +97,13 @@ export function chosenOptionFeedback(
  * (choice options when shuffled, ordering items, matching choices) in the submission's own order.
  */
 export function presentedQuestion(
-  question: { type: QuestionType; prompt: string; points: number; definition: Record<string, unknown> },
+  question: {
+    type: QuestionType;
+    prompt: string;
+    points: number;
+    definition: Record<string, unknown>;
+    contentFormat?: ContentFormat;
+  },
   optionOrder: readonly string[] | undefined,
   reveal: boolean,
 ): Record<string, unknown> {
@@ -107,5 +114,12 @@ export function presentedQuestion(
     const byEntryId = new Map(entries.map((entry) => [isEntry(entry) ? entry.id : undefined, entry]));
     shown[list] = optionOrder.flatMap((id) => (byEntryId.has(id) ? [byEntryId.get(id)] : []));
   }
-  return { type: question.type, prompt: question.prompt, points: question.points, ...shown };
+  // content_format: how a player shows its texts (docs/content.md); not part of the key.
+  return {
+    type: question.type,
+    content_format: question.contentFormat ?? "text",
+    prompt: question.prompt,
+    points: question.points,
+    ...shown,
+  };
 }

@@ -1,6 +1,8 @@
 import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../authoring/question.schemas";
+import { storeContent } from "../authoring/question-content";
 import { type QuestionRow, questionRow } from "../authoring/question-rows";
 import { ANSWER_ROW_BUDGET } from "../domain/answers";
+import type { SanitizeOptions } from "../domain/content/sanitize";
 import type { ImportResult, ReportEntry } from "../interchange";
 import type { ImportReportLine } from "../jobs/jobs";
 import { fieldErrors } from "../lib/validation";
@@ -38,7 +40,7 @@ const refusal = (error: Parameters<typeof fieldErrors>[0]) =>
     .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message).replace(/\.$/, ""))
     .join("; ");
 
-export function planImport(result: ImportResult, quiz: TargetQuiz, now: string): ImportPlan {
+export function planImport(result: ImportResult, quiz: TargetQuiz, now: string, content: SanitizeOptions = {}): ImportPlan {
   let room = MAX_QUESTIONS_PER_QUIZ - quiz.questionCount;
   let bytes = quiz.answerBytes;
   const rows: QuestionRow[] = [];
@@ -54,11 +56,20 @@ export function planImport(result: ImportResult, quiz: TargetQuiz, now: string):
       report.push(skipped(entry, `Skipped: the API refuses the question it would become (${refusal(parsed.error)}).`));
       continue;
     }
+    const stored = storeContent(parsed.data, content);
+    if (stored.errors) {
+      const why = stored.errors
+        .slice(0, 3)
+        .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message).replace(/\.$/, ""))
+        .join("; ");
+      report.push(skipped(entry, `Skipped: the API refuses the question it would become (${why}).`));
+      continue;
+    }
     if (room <= 0) {
       report.push(skipped(entry, `Skipped: over ${MAX_QUESTIONS_PER_QUIZ} questions in the quiz.`));
       continue;
     }
-    const row = questionRow(quiz.id, parsed.data, quiz.questionCount + rows.length + 1, now);
+    const row = questionRow(quiz.id, stored.input, quiz.questionCount + rows.length + 1, now);
     if (bytes + row.answerBytes > ANSWER_ROW_BUDGET) {
       report.push(
         skipped(

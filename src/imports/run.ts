@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { contentOptions } from "../authoring/question-content";
 import type { QuizRow } from "../authoring/quiz-rows";
 import { commit, type WakeUps } from "../db/after-commit";
 import { jobs, quizzes } from "../db/schema";
@@ -12,6 +13,7 @@ import { errorChainText } from "../lib/errors";
 import { logger } from "../lib/log";
 import { textProblem } from "../lib/text";
 import { isoNow } from "../lib/time";
+import { deleteUnwritten, type HashedImage, hashImages, putImages, referredAssets, resolveImages } from "./assets";
 import { planImport, type TargetQuiz } from "./plan";
 import { importResult } from "./report";
 import type { ImportParams } from "./start";
@@ -59,7 +61,7 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
   if (!bytes) throw new ImportFailure("internal_error", "The uploaded file is no longer stored; upload it again.");
   let read: ImportResult;
   try {
-    read = readQuestionBank(bytes, { format: params.format, mediaType: params.media_type });
+    read = readQuestionBank(bytes, { format: params.format, mediaType: params.media_type, origin: params.origin });
   } catch (error) {
     if (error instanceof InterchangeError) throw new ImportFailure(error.code, error.detail);
     // Reading is pure work on the file's bytes: a delivery again would fail the same way, so the
@@ -70,10 +72,43 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
       `The file could not be read as ${params.format}: the reader stopped on its content.`,
     );
   }
-  let target = await targetQuiz(db, job, params);
+  const target = await targetQuiz(db, job, params);
+  const hashed = await hashImages(read.images ?? []);
+  const put = new Set<string>();
+  let written = new Set<string>();
+  try {
+    return await writeImport(env, db, wakeUps, job, params, read, target, hashed, put, (ids) => {
+      written = ids;
+    });
+  } finally {
+    // Whatever happened, no object of this delivery stays without its row.
+    await deleteUnwritten(env, put, written);
+  }
+}
+
+async function writeImport(
+  env: Env,
+  db: Database,
+  wakeUps: WakeUps,
+  job: JobRow,
+  params: ImportParams,
+  read: ImportResult,
+  first: TargetQuiz,
+  hashed: HashedImage[],
+  put: Set<string>,
+  wrote: (ids: Set<string>) => void,
+): Promise<void> {
+  let target = first;
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = isoNow();
-    const plan = planImport(read, target, now);
+    // KaTeX only when an item is HTML holding TeX (no origin: an imported img names an asset by its path);
+    // the write's TeX budget starts afresh with each plan.
+    const content = await contentOptions(read.items.map((item) => item.question));
+    // The images as stored now (an image already an asset is that asset), then the plan that names them.
+    const images = await resolveImages(db, read, hashed, now);
+    const plan = planImport(read, target, now, content);
+    const assets = referredAssets(plan.rows, images);
+    await putImages(env, assets.fresh, hashed, put);
     const newQuiz = params.new_quiz ? quizRow(job.quizId, quizTitle(params, read, now), now) : undefined;
     const result = importResult(params.format, plan.rows.length > 0 ? job.quizId : null, plan.report);
     const batch = importBatch(db, {
@@ -84,10 +119,13 @@ async function importFile(env: Env, db: Database, wakeUps: WakeUps, job: JobRow)
       quizId: job.quizId,
       questionCount: target.questionCount,
       rows: plan.rows,
+      assets: assets.fresh,
+      requiredAssets: assets.required,
       result,
     });
     try {
       await commit(db, wakeUps, batch);
+      wrote(new Set(assets.fresh.map((row) => row.id)));
       return;
     } catch (error) {
       const text = errorChainText(error);

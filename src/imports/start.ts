@@ -16,6 +16,8 @@ export interface ImportRequest {
   format?: ImportFormat;
   quizId?: string;
   title?: string;
+  /** The service's origin as the request reached it: a GIFT text may name one of its assets by absolute URL. */
+  origin?: string;
 }
 
 /** What the job keeps as its params. The job's quiz_id is the quiz appended to, or the id reserved for the new one. */
@@ -26,6 +28,8 @@ export interface ImportParams {
   title: string | null;
   new_quiz: boolean;
   bytes: number;
+  /** The service's origin when the file was sent (absent on jobs from before it was kept). */
+  origin?: string;
 }
 
 /**
@@ -56,6 +60,7 @@ export async function startImport(env: Env, db: Database, wakeUps: WakeUps, requ
     title: request.title ?? null,
     new_quiz: request.quizId === undefined,
     bytes: request.bytes.length,
+    ...(request.origin ? { origin: request.origin } : {}),
   };
   // The file first: a job never exists without its file; a file without a job is swept after an hour.
   await storeUpload(env, id, request.bytes, request.mediaType);

@@ -8,6 +8,7 @@ import { questions, quizzes } from "../db/schema";
 import { prepared, statement } from "../db/statements";
 import type { Database } from "../env";
 import type { ImportJobResult } from "../jobs/jobs";
+import type { AssetRow } from "./assets";
 
 /**
  * An import's one atomic batch: the job marked succeeded with its result (the claim), then the new
@@ -33,6 +34,10 @@ export interface ImportWrite {
   /** The questions the quiz had when the import was planned. */
   questionCount: number;
   rows: QuestionRow[];
+  /** The new assets the questions refer to (assets.ts): their bytes are in R2 already. */
+  assets?: AssetRow[];
+  /** Every asset of the file the questions refer to, new or known: the questions are written only if all are there. */
+  requiredAssets?: string[];
   result: ImportJobResult;
 }
 
@@ -48,7 +53,28 @@ export function importBatch(db: Database, write: ImportWrite): D1PreparedStateme
   ];
   if (rows.length === 0) return statements;
   if (write.newQuiz) statements.push(prepared(db, db.insert(quizzes).values(write.newQuiz)));
-  const holds = sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${jobId} AND chunk_token = ${token})`;
+  const fresh = write.assets ?? [];
+  // The new assets, in one statement whatever their number. One whose bytes another upload made an
+  // asset meanwhile is not inserted (the unique sha256), and a known one the cron swept is gone: then
+  // the questions' guard below fails and the import is planned again from the assets as stored.
+  if (fresh.length > 0)
+    statements.push(
+      statement(
+        db,
+        sql`INSERT INTO assets (id, sha256, media_type, bytes, width, height, created_at, touched_at)
+            SELECT json_extract(a.value, '$.id'), json_extract(a.value, '$.sha256'), json_extract(a.value, '$.mediaType'),
+              json_extract(a.value, '$.bytes'), json_extract(a.value, '$.width'), json_extract(a.value, '$.height'),
+              json_extract(a.value, '$.createdAt'), json_extract(a.value, '$.touchedAt')
+            FROM json_each(${JSON.stringify(fresh)}) AS a WHERE true
+            ON CONFLICT DO NOTHING`,
+      ),
+    );
+  const required = [...new Set([...fresh.map((a) => a.id), ...(write.requiredAssets ?? [])])];
+  const assetsHold =
+    required.length === 0
+      ? sql`1`
+      : sql`(SELECT count(*) FROM assets WHERE id IN (SELECT value FROM json_each(${JSON.stringify(required)}))) = ${required.length}`;
+  const holds = sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${jobId} AND chunk_token = ${token}) AND ${assetsHold}`;
   rows.forEach((row, i) => {
     const before = write.questionCount + i;
     const stored = sql`(SELECT count(*) FROM questions WHERE quiz_id = ${write.quizId})`;

@@ -4,8 +4,11 @@
  * line) and judged by the text rules of docs/security.md; lengths and counts are the API's own limits.
  */
 
+import { MAX_CONTENT_CHARS, NestingTooDeep } from "../domain/content/question-content";
+import type { SanitizeOptions } from "../domain/content/sanitize";
 import { byType, type PerType } from "../domain/question-types";
 import { textProblem } from "../lib/text";
+import { removalNotes, sanitizeQuestion } from "./html";
 import type { ImportedItem, QuestionInput } from "./types";
 
 /** The API's limits on a question input (src/domain/question-types/). */
@@ -65,29 +68,35 @@ function text(value: string, field: string, multiLine: boolean, max: number, min
   return s;
 }
 
+/** How a question's formatted texts are checked: as plain text with their limits, or (content_format "html") as sanitized HTML. */
+type Content = (value: string, field: string, multiLine: boolean, max: number, min?: number) => string;
+const plainContent: Content = text;
+/** HTML: a fragment already sanitized, judged by the API's limit on it (no single-line folding: markup carries its lines). */
+const htmlContent: Content = (value, field, _multiLine, _max, min) => text(value, field, true, MAX_CONTENT_CHARS, min);
+
 function list<T>(items: T[], field: string, min: number, max: number): T[] {
   if (items.length < min) throw new Invalid(`fewer than ${min} ${field}`);
   if (items.length > max) throw new Invalid(`more than ${max} ${field}`);
   return items;
 }
 
-const options = (items: { id?: string; text: string; feedback?: string }[], field: string, min: number) =>
+const options = (items: { id?: string; text: string; feedback?: string }[], field: string, min: number, content: Content) =>
   list(items, field, min, LIMITS.maxOptions).map((o) => ({
     id: o.id,
-    text: text(o.text, `text of ${field.replace(/s$/, "")} "${o.id}"`, false, LIMITS.optionText),
-    ...(o.feedback?.trim() ? { feedback: text(o.feedback, "option feedback", true, LIMITS.feedback) } : {}),
+    text: content(o.text, `text of ${field.replace(/s$/, "")} "${o.id}"`, false, LIMITS.optionText),
+    ...(o.feedback?.trim() ? { feedback: content(o.feedback, "option feedback", true, LIMITS.feedback) } : {}),
   }));
 
 const answers = (items: string[]) =>
   list([...new Set(items.map((a) => text(a, "accepted answer", false, LIMITS.optionText)))], "accepted answers", 1, 100);
 
 /** Each type's own fields made acceptable (or an Invalid error naming why they cannot be), in place. */
-const NORMALIZE: PerType<QuestionInput, void> = {
-  single_choice: (q) => {
-    q.options = options(q.options, "options", LIMITS.minOptions);
+const NORMALIZE: PerType<QuestionInput, void, [Content]> = {
+  single_choice: (q, content) => {
+    q.options = options(q.options, "options", LIMITS.minOptions, content);
   },
-  multiple_choice: (q) => {
-    q.options = options(q.options, "options", LIMITS.minOptions);
+  multiple_choice: (q, content) => {
+    q.options = options(q.options, "options", LIMITS.minOptions, content);
   },
   true_false: () => {},
   short_text: (q) => {
@@ -100,15 +109,15 @@ const NORMALIZE: PerType<QuestionInput, void> = {
     if (!(tolerance !== undefined && tolerance >= 0 && tolerance <= LIMITS.value))
       throw new Invalid("the tolerance is out of range");
   },
-  ordering: (q) => {
-    q.items = options(q.items, "items", LIMITS.minOptions);
+  ordering: (q, content) => {
+    q.items = options(q.items, "items", LIMITS.minOptions, content);
   },
-  matching: (q) => {
-    q.prompts = options(q.prompts ?? [], "prompts", 1);
-    q.choices = options(q.choices ?? [], "choices", 1);
+  matching: (q, content) => {
+    q.prompts = options(q.prompts ?? [], "prompts", 1, content);
+    q.choices = options(q.choices ?? [], "choices", 1, content);
   },
-  fill_in_blanks: (q) => {
-    q.text = text(q.text, "text", true, LIMITS.prompt);
+  fill_in_blanks: (q, content) => {
+    q.text = content(q.text, "text", true, LIMITS.prompt);
     q.blanks = list(q.blanks, "blanks", 1, 26).map((b) => ({ ...b, accepted_answers: answers(b.accepted_answers) }));
   },
   essay: (q) => {
@@ -119,7 +128,8 @@ const NORMALIZE: PerType<QuestionInput, void> = {
 
 /** `q` made acceptable to the API (or an Invalid error naming why it cannot be); `notes` gets the small losses. */
 function normalize(q: QuestionInput, notes: string[]): QuestionInput {
-  const out = { ...q, prompt: text(q.prompt, "prompt", true, LIMITS.prompt) } as QuestionInput;
+  const content = q.content_format === "html" ? htmlContent : plainContent;
+  const out = { ...q, prompt: content(q.prompt, "prompt", true, LIMITS.prompt) } as QuestionInput;
   if (q.title?.trim()) {
     const title = oneLine(q.title).trim();
     if (title.length > LIMITS.title) notes.push(`The title was shortened to ${LIMITS.title} characters.`);
@@ -131,11 +141,11 @@ function normalize(q: QuestionInput, notes: string[]): QuestionInput {
     out.tags = tags.slice(0, LIMITS.tags).map((t) => text(t, "tag", false, LIMITS.tag));
     if (out.tags.length === 0) delete out.tags;
   }
-  if (q.explanation?.trim()) out.explanation = text(q.explanation, "explanation", true, LIMITS.prompt);
+  if (q.explanation?.trim()) out.explanation = content(q.explanation, "explanation", true, LIMITS.prompt);
   else delete out.explanation;
   const feedback: { correct?: string; incorrect?: string } = {};
-  if (q.feedback?.correct?.trim()) feedback.correct = text(q.feedback.correct, "feedback", true, LIMITS.feedback);
-  if (q.feedback?.incorrect?.trim()) feedback.incorrect = text(q.feedback.incorrect, "feedback", true, LIMITS.feedback);
+  if (q.feedback?.correct?.trim()) feedback.correct = content(q.feedback.correct, "feedback", true, LIMITS.feedback);
+  if (q.feedback?.incorrect?.trim()) feedback.incorrect = content(q.feedback.incorrect, "feedback", true, LIMITS.feedback);
   if (feedback.correct || feedback.incorrect) out.feedback = feedback;
   else delete out.feedback;
   if (q.points !== undefined) {
@@ -148,13 +158,35 @@ function normalize(q: QuestionInput, notes: string[]): QuestionInput {
       out.points = rounded;
     }
   }
-  byType(NORMALIZE, out);
+  byType(NORMALIZE, out, content);
   return out;
 }
 
-/** A source item as its report entry and question: approximated when `notes` name losses, skipped when invalid. */
-export function finish(source: { source_id: string; title?: string }, question: QuestionInput, notes: string[]): ImportedItem {
+/**
+ * A source item as its report entry and question: approximated when `notes` name losses, skipped
+ * when invalid. A question in content_format "html" has its texts sanitized first (`content`: the
+ * service's origin, so an absolute asset URL is kept as its path); what the allow-list removed is
+ * a loss, but for the source's presentation (classes, styles, comments), which is named without
+ * making the item approximated: no text, image or formula is lost with it.
+ */
+export function finish(
+  source: { source_id: string; title?: string },
+  question: QuestionInput,
+  notes: string[],
+  content: SanitizeOptions = {},
+): ImportedItem {
   const kept = [...notes];
+  let remarks: string[] = [];
+  if (question.content_format === "html") {
+    try {
+      const removed = removalNotes(sanitizeQuestion(question, content));
+      kept.push(...removed.losses);
+      remarks = removed.remarks;
+    } catch (error) {
+      if (!(error instanceof NestingTooDeep)) throw error;
+      return skip(source, "Skipped: its formatted text nests more than 64 elements deep, more than is stored.", question.type);
+    }
+  }
   try {
     const q = normalize(question, kept);
     const title = q.title ?? undefined;
@@ -164,7 +196,7 @@ export function finish(source: { source_id: string; title?: string }, question: 
         ...(title ? { title } : {}),
         status: kept.length > 0 ? "approximated" : "imported",
         type: q.type,
-        notes: kept,
+        notes: [...kept, ...remarks],
       },
       question: q,
     };

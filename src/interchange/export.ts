@@ -4,11 +4,16 @@
  * a comment at the top of the file.
  */
 import { type ExportFormat, writerOf } from "./formats";
+import type { ExportContext } from "./rich";
 import type { ExportFile, QuizForExport, QuizQuestion } from "./types";
 
 /** The quiz and its questions (keys included) as a file of `format`, by that format's writer (formats/). */
-export const exportQuiz = (format: ExportFormat, quiz: QuizForExport, questions: QuizQuestion[]): ExportFile =>
-  writerOf(format)(quiz, questions);
+export const exportQuiz = (
+  format: ExportFormat,
+  quiz: QuizForExport,
+  questions: QuizQuestion[],
+  context: ExportContext = {},
+): ExportFile => writerOf(format)(quiz, questions, context);
 
 /** A file name for a quiz title: lower-case ASCII letters, digits and dashes, at most 80, "quiz" when none is left. */
 export function fileSlug(title: string): string {

@@ -23,6 +23,8 @@ export {
   type ImportFormat,
 } from "./formats";
 export { RECOGNISE_PREFIX_BYTES } from "./formats/recognise";
+export type { ImportedImage } from "./images";
+export type { ExportAsset } from "./rich";
 export type * from "./types";
 
 /** The format of an upload, told from its start: the format that claims it most surely (formats/). */
@@ -44,6 +46,8 @@ export interface ReadOptions {
   /** The upload's media type (used to recognise the format when none is given). */
   mediaType?: string;
   format?: ImportFormat;
+  /** The service's origin, so that an absolute URL of one of its assets is kept as the asset's path. */
+  origin?: string;
 }
 
 /**
@@ -53,7 +57,7 @@ export interface ReadOptions {
  */
 export function readQuestionBank(bytes: Uint8Array, options: ReadOptions = {}): ImportResult<ImportFormat> {
   const format = options.format ?? recogniseFormat(bytes, options.mediaType);
-  const result = formatOf(format).read(bytes, new WorkBudget());
+  const result = formatOf(format).read(bytes, new WorkBudget(), { origin: options.origin });
   if (result.items.length > BUDGET.items) throw tooManyItems(result.items.length);
   return result;
 }

@@ -5,6 +5,7 @@
  */
 import type { z } from "@hono/zod-openapi";
 import type { GradableQuestion, QuestionInput as QuestionInputSchema, QuestionType } from "../domain/question-types";
+import type { ImportedImage } from "./images";
 
 /**
  * A question input as the API's schema takes it (domain/question-types: `QuestionInput`, the body
@@ -49,11 +50,15 @@ export interface ImportResult<Format extends string = string> {
   /** The quiz title the file carries (a QTI test's or package's title), if any. */
   title?: string;
   items: ImportedItem[];
+  /** The images the items' texts name by asset path (images.ts), to be stored as assets before they are written. */
+  images?: ImportedImage[];
 }
 
 /** A question as the API returns it to a `quizzes:write` credential (keys included), as the writers read it. */
 export type QuizQuestion = GradableQuestion & {
   prompt: string;
+  /** "html": the texts are stored HTML fragments (CONTRACT §19); absent or "text": plain text. */
+  content_format?: "text" | "html";
   explanation: string | null;
   title?: string | null;
   tags?: string[] | null;

@@ -49,6 +49,8 @@ export function scanZip(
   wanted: (name: string) => boolean,
   onEntry: (name: string, data: Uint8Array) => void,
   budget = new WorkBudget(),
+  /** Entries over `keepAtMost` bytes are inflated (and counted) but not kept: `onTooLarge` names them instead of the read failing. */
+  large?: { keepAtMost: number; onTooLarge: (name: string) => void },
 ) {
   const listed: { name: string; originalSize: number }[] = [];
   try {
@@ -94,13 +96,15 @@ export function scanZip(
     const chunks: Uint8Array[] = [];
     let size = 0;
     pending.add(file.name);
+    const keep = Math.min(large?.keepAtMost ?? MAX_ENTRY_BYTES, MAX_ENTRY_BYTES);
     file.ondata = (error, chunk, final) => {
       if (error) throw unreadable(`The entry "${file.name}" cannot be inflated: ${error.message}.`);
       count(chunk.length);
       size += chunk.length;
-      if (size <= MAX_ENTRY_BYTES) chunks.push(chunk);
+      if (size <= keep) chunks.push(chunk);
       if (final) {
         pending.delete(file.name);
+        if (size > keep && large) return large.onTooLarge(file.name);
         if (size > MAX_ENTRY_BYTES)
           throw unreadable(`The entry "${file.name}" is over 16 MiB uncompressed, more than any question file.`);
         try {
@@ -137,9 +141,11 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 /** A fixed time for every entry: the same quiz exports to the same bytes. */
 const ENTRY_TIME = new Date("2026-01-01T00:00:00Z");
 
-export function writeZip(files: Record<string, string>): Uint8Array {
+/** A zip of the files: texts as UTF-8, bytes as they are (images, stored without compressing what is compressed already). */
+export function writeZip(files: Record<string, string | Uint8Array>): Uint8Array {
   const encoder = new TextEncoder();
-  const input: Record<string, Uint8Array> = {};
-  for (const [name, text] of Object.entries(files)) input[name] = encoder.encode(text);
+  const input: Record<string, Uint8Array | [Uint8Array, { level: 0 }]> = {};
+  for (const [name, data] of Object.entries(files))
+    input[name] = typeof data === "string" ? encoder.encode(data) : [data, { level: 0 }];
   return zipSync(input, { level: 6, mtime: ENTRY_TIME });
 }

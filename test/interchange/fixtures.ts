@@ -3,6 +3,7 @@
 import aikenCapitals from "./fixtures/aiken/capitals.txt?raw";
 import giftKinds from "./fixtures/gift/moodle-doc-kinds.gift?raw";
 import moodleTypes from "./fixtures/moodle/question-types.xml?raw";
+import moodleRich from "./fixtures/moodle/rich-content.xml?raw";
 import blanksV2p2 from "./fixtures/qti/blanks-v2p2.xml?raw";
 import choiceMultipleUnequalV3 from "./fixtures/qti/choice-multiple-unequal-v3.xml?raw";
 import choiceMultipleV2p2 from "./fixtures/qti/choice-multiple-v2p2.xml?raw";
@@ -16,12 +17,17 @@ import numericToleranceV2p1 from "./fixtures/qti/numeric-tolerance-v2p1.xml?raw"
 import orderV3 from "./fixtures/qti/order-v3.xml?raw";
 import packageManifest from "./fixtures/qti/package/imsmanifest.xml?raw";
 import packageTest from "./fixtures/qti/package/warm-up.xml?raw";
+import richManifest from "./fixtures/qti/rich/imsmanifest.xml?raw";
+import richBeaker from "./fixtures/qti/rich/items/beaker.xml?raw";
+import richFlask from "./fixtures/qti/rich/items/flask.xml?raw";
+import richLost from "./fixtures/qti/rich/items/lost.xml?raw";
+import richSpeed from "./fixtures/qti/rich/items/speed.xml?raw";
 import textEntryV3 from "./fixtures/qti/text-entry-v3.xml?raw";
 import trueFalseV3 from "./fixtures/qti/true-false-v3.xml?raw";
 
 export const GIFT = { kinds: giftKinds };
 export const AIKEN = { capitals: aikenCapitals };
-export const MOODLE = { types: moodleTypes };
+export const MOODLE = { types: moodleTypes, rich: moodleRich };
 export const QTI = {
   blanksV2p2,
   choiceV2p1,
@@ -37,6 +43,14 @@ export const QTI = {
   textEntryV3,
   trueFalseV3,
   package: { manifest: packageManifest, test: packageTest },
+  /** A package whose items hold HTML, MathML and images (the images are added by the tests: see images.ts). */
+  rich: {
+    "imsmanifest.xml": richManifest,
+    "items/flask.xml": richFlask,
+    "items/speed.xml": richSpeed,
+    "items/beaker.xml": richBeaker,
+    "items/lost.xml": richLost,
+  },
 };
 
 export const bytes = (text: string) => new TextEncoder().encode(text);

@@ -117,12 +117,12 @@ describe("GIFT: every kind of Moodle's documentation", () => {
     });
   });
 
-  it("escapes, [plain], [html] reduced to text (named) and [markdown] kept as text (named)", () => {
+  it("escapes, [plain], [html] kept as HTML (CONTRACT §19) and [markdown] kept as text (named)", () => {
     const esc = question(item(result, "Escapes: all of them"), "single_choice");
     expect(esc.prompt).toBe("Which is right: 2 + 2 = 4 or {5}?");
     expect(esc.options.map((o) => o.text)).toEqual(["2 + 2 = 4", "{5}", "a ~ b"]);
-    expect(item(result, "HTML").question?.prompt).toBe("Which word is bold?");
-    expect(item(result, "HTML").entry.notes).toEqual(["HTML formatting was reduced to plain text."]);
+    expect(item(result, "HTML").question).toMatchObject({ content_format: "html", prompt: "<p>Which word is <b>bold</b>?</p>" });
+    expect(item(result, "HTML").entry).toMatchObject({ status: "imported", notes: [] });
     expect(item(result, "Markdown").entry.notes).toEqual(["Markdown is kept as plain text."]);
   });
 });

@@ -9,7 +9,7 @@ describe("Moodle XML", () => {
 
   it("reads each question in order: <name> as title and source id, the category's last segment and <tags> as tags", () => {
     expect(result.items.map((i) => [i.entry.source_id, i.entry.status, i.entry.type])).toEqual([
-      ["Water", "approximated", "multiple_choice"],
+      ["Water", "imported", "multiple_choice"],
       ["Noble gas", "imported", "single_choice"],
       ["Boiling", "imported", "true_false"],
       ["Symbol", "approximated", "short_text"],
@@ -25,13 +25,14 @@ describe("Moodle XML", () => {
     expect(item(result, "Water").question).toMatchObject({ title: "Water", tags: ["Chemistry", "elements"], points: 2 });
   });
 
-  it("multichoice: fractions ±50% are partial credit as the service scores it; HTML reduced (named); feedback kept", () => {
+  it("multichoice: fractions ±50% are partial credit as the service scores it; its HTML kept (CONTRACT §19); feedback kept", () => {
     const water = item(result, "Water");
-    expect(water.entry.notes).toEqual(["HTML formatting was reduced to plain text."]);
+    expect(water.entry.notes).toEqual([]);
     const q = question(water, "multiple_choice");
     expect(q).toMatchObject({
-      prompt: "Which elements form water?",
-      explanation: "H2O.",
+      content_format: "html",
+      prompt: "<p>Which elements form <b>water</b>?</p>",
+      explanation: "<p>H<sub>2</sub>O.</p>",
       correct_option_ids: ["a", "b"],
       scoring: "partial",
       feedback: { correct: "Well done.", incorrect: "Not quite." },

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { multiLineText, singleLineText } from "../../lib/text";
+import { singleLineText } from "../../lib/text";
+import { formattedText } from "../content/question-content";
 import { listIds } from "./ids";
 import { checkUniqueIds, common, optionId, optionIds } from "./input";
 import { acceptsText, isPlainObject, isStringRecord, ROW_BYTES, share, textResponseProblem } from "./rules";
@@ -21,7 +22,7 @@ const schema = z
   .strictObject({
     type: z.literal("fill_in_blanks"),
     ...common,
-    text: multiLineText(10_000, 1).openapi({ description: "The text, with a `{{blank_id}}` marker where each blank goes." }),
+    text: formattedText(10_000, true).openapi({ description: "The text, with a `{{blank_id}}` marker where each blank goes." }),
     blanks: z
       .array(
         z.strictObject({

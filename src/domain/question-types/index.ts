@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { checkTextFormat } from "../content/question-content";
 import { essay } from "./essay";
 import { fillInBlanks } from "./fill-in-blanks";
 import { matching } from "./matching";
@@ -87,8 +88,10 @@ export const KEY_ORDERED_LISTS: readonly string[] = union(
 );
 
 type Inputs = Modules[QuestionType]["input"];
-/** Each type's input schema, in the order of the types. */
-export const QUESTION_INPUTS = QUESTION_TYPES.map((type) => QUESTION_TYPE_MODULES[type].input) as [Inputs, ...Inputs[]];
+/** Each type's input schema, with the text format's limits on its formatted texts (domain/content), in the order of the types. */
+export const QUESTION_INPUTS = QUESTION_TYPES.map((type) =>
+  (QUESTION_TYPE_MODULES[type].input as z.ZodObject).superRefine((q, ctx) => checkTextFormat(q, ctx)),
+) as unknown as [Inputs, ...Inputs[]];
 
 /** A question as a request writes it: one of the types' inputs, told apart by `type`. */
 export const QuestionInput = z.discriminatedUnion("type", QUESTION_INPUTS).openapi("QuestionInput");

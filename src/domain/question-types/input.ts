@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { multiLineText, singleLineText } from "../../lib/text";
+import { singleLineText } from "../../lib/text";
+import { contentFormat, formattedText } from "../content/question-content";
 import { POINT_DECIMALS } from "../points";
 import { positionalId } from "./ids";
 
@@ -48,7 +49,7 @@ const points = z
   .default(1)
   .openapi({ example: 1 });
 
-export const OptionInput = z.strictObject({ id: optionId.optional(), text: singleLineText(1000) }).openapi("OptionInput");
+export const OptionInput = z.strictObject({ id: optionId.optional(), text: formattedText(1000, false) }).openapi("OptionInput");
 export const Option = z.object({ id: z.string(), text: z.string() }).openapi("Option");
 const OPTION_FEEDBACK =
   "Shown with this option's result when the reveal policy shows the key; part of the key, so hidden from credentials without quizzes:write.";
@@ -56,8 +57,8 @@ const OPTION_FEEDBACK =
 const ChoiceOptionInput = z
   .strictObject({
     id: optionId.optional(),
-    text: singleLineText(1000),
-    feedback: multiLineText(2000, 1).optional().openapi({ description: OPTION_FEEDBACK }),
+    text: formattedText(1000, false),
+    feedback: formattedText(2000, true).optional().openapi({ description: OPTION_FEEDBACK }),
   })
   .openapi("ChoiceOptionInput");
 const ChoiceOption = z
@@ -83,7 +84,7 @@ const tags = z
     example: ["geography", "europe"],
   });
 const Feedback = z
-  .strictObject({ correct: multiLineText(2000, 1).optional(), incorrect: multiLineText(2000, 1).optional() })
+  .strictObject({ correct: formattedText(2000, true).optional(), incorrect: formattedText(2000, true).optional() })
   .openapi("QuestionFeedback");
 
 /** The fields every type's input has, spread after its `type`. */
@@ -93,10 +94,11 @@ export const common = {
     example: "Capital of France",
   }),
   tags: tags.optional(),
-  prompt: multiLineText(10_000, 1).openapi({ example: "What is 2 + 2?" }),
+  content_format: contentFormat,
+  prompt: formattedText(10_000, true).openapi({ example: "What is 2 + 2?" }),
   points,
   feedback: Feedback.default({}),
-  explanation: multiLineText(10_000, 1).nullable().optional(),
+  explanation: formattedText(10_000, true).nullable().optional(),
   pool: singleLineText(100).nullable().optional().openapi({
     description: "A pool label: the quiz's settings.pools say how many of its questions each submission draws.",
     example: "easy",

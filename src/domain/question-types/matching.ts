@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { singleLineText } from "../../lib/text";
+import { formattedText } from "../content/question-content";
 import { listIds, positionalId, storedList } from "./ids";
 import { checkUniqueIds, common, idMap, MAX_OPTIONS, Option, OptionInput, RANDOM_IDS } from "./input";
 import { isPlainObject, isStringRecord, ROW_BYTES, share } from "./rules";
@@ -36,8 +36,8 @@ export function matchingFromPairs(pairs: readonly { prompt: string; choice: stri
 
 const Pair = z
   .strictObject({
-    prompt: singleLineText(1000).openapi({ example: "France" }),
-    choice: singleLineText(1000).openapi({ example: "Paris" }),
+    prompt: formattedText(1000, false).openapi({ example: "France" }),
+    choice: formattedText(1000, false).openapi({ example: "Paris" }),
   })
   .openapi("MatchingPair");
 
@@ -83,7 +83,7 @@ const schema = z
         "Instead of prompts, choices and correct_matches: each prompt with its choice. Stored and returned in the usual form: prompts a, b, … in order, one choice per distinct text (prompts sharing a choice text share the choice), with random ids.",
     }),
     distractors: z
-      .array(singleLineText(1000))
+      .array(formattedText(1000, false))
       .max(MAX_OPTIONS - 1)
       .optional()
       .openapi({ description: "With pairs: choices that match no prompt, each unlike every other choice." }),

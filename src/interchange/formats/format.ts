@@ -1,4 +1,5 @@
 import type { WorkBudget } from "../budget";
+import type { ExportContext } from "../rich";
 import type { ExportFile, ImportResult, QuizForExport, QuizQuestion } from "../types";
 
 /**
@@ -17,8 +18,14 @@ export interface FileStart {
   plain?: { text: string; lines: string[] };
 }
 
+/** What a read knows of where it runs. */
+interface ReadContext {
+  /** The service's origin: a text's `img` may name one of its assets by its absolute URL (GIFT's exports do). */
+  origin?: string;
+}
+
 /** A writer of one export format: the quiz and its questions (keys included) in, a file out. */
-export type Writer = (quiz: QuizForExport, questions: QuizQuestion[]) => ExportFile;
+export type Writer = (quiz: QuizForExport, questions: QuizQuestion[], context: ExportContext) => ExportFile;
 
 export interface Format<Id extends string = string, MediaType extends string = string, Export extends string = string> {
   /** The format's name in `?format=` of POST /v1/imports and in an import's result. */
@@ -31,7 +38,7 @@ export interface Format<Id extends string = string, MediaType extends string = s
    */
   recognise(start: FileStart): number;
   /** The upload's items in source order with their report entries, within the read's one budget; refusals throw InterchangeError. */
-  read(bytes: Uint8Array, budget: WorkBudget): ImportResult<Id>;
+  read(bytes: Uint8Array, budget: WorkBudget, context: ReadContext): ImportResult<Id>;
   /** Its writers, by the name of the export format (`?format=` of GET /v1/quizzes/{id}/export). */
   write?: Readonly<Record<Export, Writer>>;
 }

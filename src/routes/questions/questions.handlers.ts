@@ -15,7 +15,7 @@ export const listQuestions: AppRouteHandler<typeof routes.listQuestions> = async
 
 export const createQuestion: AppRouteHandler<typeof routes.createQuestion> = async (c) => {
   const { id } = c.req.valid("param");
-  const row = await service.createQuestion(c.var.db, c.var.wakeUps, id, c.req.valid("json"));
+  const row = await service.createQuestion(c.var.db, c.var.wakeUps, id, c.req.valid("json"), new URL(c.req.url).origin);
   c.header("Location", `/v1/quizzes/${id}/questions/${row.id}`);
   return c.json(service.serializeQuestion(row, canSeeAnswerKeys(c)), 201);
 };
@@ -28,7 +28,14 @@ export const getQuestion: AppRouteHandler<typeof routes.getQuestion> = async (c)
 
 export const updateQuestion: AppRouteHandler<typeof routes.updateQuestion> = async (c) => {
   const { id, question_id } = c.req.valid("param");
-  const row = await service.updateQuestion(c.var.db, c.var.wakeUps, id, question_id, c.req.valid("json"));
+  const row = await service.updateQuestion(
+    c.var.db,
+    c.var.wakeUps,
+    id,
+    question_id,
+    c.req.valid("json"),
+    new URL(c.req.url).origin,
+  );
   return c.json(service.serializeQuestion(row, canSeeAnswerKeys(c)), 200);
 };
 

@@ -23,6 +23,7 @@ export const CREATED_QUESTION_EXAMPLE: z.output<typeof Question> = {
   id: "qst_01kan2b6x3r9t5w8y1z4c7e0f2",
   quiz_id: QUESTION_EXAMPLE.quiz_id,
   type: "multiple_choice",
+  content_format: "text",
   title: "Capitals",
   tags: ["geography"],
   prompt: "Which of these cities are capitals?",

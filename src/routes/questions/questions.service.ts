@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, gte, ne, type SQL, sql } from "drizzle-orm";
 import { assetReferenceStatements, refuseUnknownAssets, unknownAssetFailure } from "../../authoring/asset-references";
 import { MAX_QUESTIONS_PER_QUIZ, QuestionInput } from "../../authoring/question.schemas";
+import { type StoredQuestionInput, storedQuestions } from "../../authoring/question-content";
 import {
   type QuestionRow,
   questionEventObject,
@@ -96,10 +97,12 @@ export async function createQuestion(
   wakeUps: WakeUps,
   quizId: string,
   input: QuestionInput & { position?: number },
+  origin?: string,
 ) {
   await requireQuiz(db, quizId);
+  const [stored] = await storedQuestions([input], origin);
   const now = isoNow();
-  const row = questionRow(quizId, input, 0, now);
+  const row = questionRow(quizId, stored as StoredQuestionInput, 0, now);
   await refuseUnknownAssets(db, [row], () => "");
   const total = questionTotal(quizId);
   // NULL when the quiz is full: the NOT NULL constraint then fails the batch, which rolls back whole.
@@ -195,7 +198,7 @@ const unchangedSince = (read: QuestionRow): SQL =>
  * change to what grading reads (type, points, key, options, scoring) makes a new version; its
  * title, tags, feedback, explanation and option feedback do not.
  */
-function changedQuestion(read: QuestionRow, input: QuestionInput, position: number): QuestionRow {
+function changedQuestion(read: QuestionRow, input: StoredQuestionInput, position: number): QuestionRow {
   const { id: _id, createdAt: _c, position: _p, version: _v, updatedAt: _u, ...fresh } = questionRow(read.quizId, input, 0, "");
   const regrades =
     fresh.type !== read.type ||
@@ -217,13 +220,19 @@ export async function updateQuestion(
   quizId: string,
   questionId: string,
   patch: Record<string, unknown> & { position?: number },
+  origin?: string,
 ) {
   const { position: requested, ...fields } = patch;
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const { question: read, total } = await readQuestion(db, quizId, questionId);
     const parsed = QuestionInput.safeParse(mergeQuestionPatch(read, fields));
     if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
-    const next = changedQuestion(read, parsed.data, requested === undefined ? read.position : Math.min(requested, total));
+    const [stored] = await storedQuestions([parsed.data], origin);
+    const next = changedQuestion(
+      read,
+      stored as StoredQuestionInput,
+      requested === undefined ? read.position : Math.min(requested, total),
+    );
     await refuseUnknownAssets(db, [next], () => "");
     const keepsPool = await leavingPool(db, read, next.pool);
     const fits = withinRowBudget(quizId, next.answerBytes, read.id);

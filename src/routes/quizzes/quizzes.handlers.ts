@@ -21,7 +21,7 @@ async function noteBooleanRevealPolicy(c: Context): Promise<void> {
 
 export const createQuiz: AppRouteHandler<typeof routes.createQuiz> = async (c) => {
   await noteBooleanRevealPolicy(c);
-  const quiz = await service.createQuiz(c.var.db, c.var.wakeUps, c.req.valid("json"));
+  const quiz = await service.createQuiz(c.var.db, c.var.wakeUps, c.req.valid("json"), new URL(c.req.url).origin);
   c.header("Location", `/v1/quizzes/${quiz.id}`);
   return c.json(quiz, 201);
 };

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { and, asc, count, eq, gt, inArray, sql } from "drizzle-orm";
 import { assetReferenceStatements, refuseUnknownAssets, unknownAssetFailure } from "../../authoring/asset-references";
+import { storedQuestions } from "../../authoring/question-content";
 import { questionEventObject, questionRow, rowBudgetExceeded, snapshotVersions } from "../../authoring/question-rows";
 import { type QuizRow, serializeQuiz as serializeQuizRow } from "../../authoring/quiz-rows";
 import { commit, type WakeUps } from "../../db/after-commit";
@@ -64,7 +65,8 @@ export async function getQuiz(db: Database, id: string) {
  * The quiz, its inline questions and their events (quiz.created, then one question.created per
  * question) are written in one batch: all of them or none.
  */
-export async function createQuiz(db: Database, wakeUps: WakeUps, input: z.infer<typeof QuizCreate>) {
+export async function createQuiz(db: Database, wakeUps: WakeUps, input: z.infer<typeof QuizCreate>, origin?: string) {
+  const stored = await storedQuestions(input.questions ?? [], origin, "questions");
   const now = isoNow();
   const quiz: QuizRow = {
     id: newId("quiz"),
@@ -76,7 +78,7 @@ export async function createQuiz(db: Database, wakeUps: WakeUps, input: z.infer<
     // The triggers count the questions the batch inserts.
     questionCount: 0,
   };
-  const questionRows = (input.questions ?? []).map((q, i) => questionRow(quiz.id, q, i + 1, now));
+  const questionRows = stored.map((q, i) => questionRow(quiz.id, q, i + 1, now));
   checkSettings(input.settings, poolSizes(questionRows));
   if (questionRows.reduce((sum, row) => sum + row.answerBytes, 0) > ANSWER_ROW_BUDGET) throw rowBudgetExceeded("questions");
   await refuseUnknownAssets(db, questionRows, (i) => `questions.${i}`);

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_QUESTIONS_PER_QUIZ } from "../../authoring/question.schemas";
 import { MAX_ANSWER_SEQ, MAX_REVIEW_FEEDBACK_LENGTH } from "../../domain/answers";
+import { CONTENT_FORMATS } from "../../domain/content/question-content";
 import { QUESTION_TYPES, SHOWN_FIELDS } from "../../domain/question-types";
 import { GRADED_BY, SUBMISSION_STATUSES } from "../../domain/submissions";
 import { idSchema } from "../../lib/ids";
@@ -85,7 +86,15 @@ const status = z.enum(SUBMISSION_STATUSES);
 
 /** A question as a submission presents it (domain/reveal presentedQuestion). */
 const PresentedQuestionView = z
-  .object({ type: z.enum(QUESTION_TYPES), prompt: z.string(), points: z.number(), ...SHOWN_FIELDS })
+  .object({
+    type: z.enum(QUESTION_TYPES),
+    content_format: z.enum(CONTENT_FORMATS).openapi({
+      description: 'How its texts are read: `"text"` plain, `"html"` a sanitized HTML fragment (docs/content.md).',
+    }),
+    prompt: z.string(),
+    points: z.number(),
+    ...SHOWN_FIELDS,
+  })
   .openapi("PresentedQuestion");
 export type PresentedQuestionView = z.output<typeof PresentedQuestionView>;
 

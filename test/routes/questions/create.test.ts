@@ -55,6 +55,7 @@ describe("POST /v1/quizzes/{id}/questions", () => {
         id: expect.stringMatching(QST_ID),
         quiz_id: quizId,
         type: input.type,
+        content_format: "text",
         title: null,
         tags: [],
         prompt: input.prompt,

@@ -71,6 +71,7 @@ describe("PATCH /v1/quizzes/{id}/questions/{question_id}", () => {
       id: q.id,
       quiz_id: quizId,
       type: "true_false",
+      content_format: "text",
       title: null,
       tags: [],
       prompt: q.prompt,

@@ -19,6 +19,6 @@ export const gift = defineFormat({
   mediaTypes: ["text/plain"],
   // Less sure than Aiken's ANSWER: lines: an Aiken file may hold braces.
   recognise: ({ plain }) => (plain && looksLikeGift(plain.text, plain.lines) ? 0.5 : 0),
-  read: (bytes) => readGift(decodeText(bytes)),
+  read: (bytes, _budget, { origin }) => readGift(decodeText(bytes), origin),
   write: { gift: writeGift },
 });

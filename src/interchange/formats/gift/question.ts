@@ -8,6 +8,7 @@
 
 import { finish, letterId, randomId, skip } from "../../check";
 import { htmlText, LOSS, type Losses, looksLikeHtml } from "../../content";
+import { displayTex, stringHoldsMarkup, textAsHtml } from "../../html";
 import { readShortAnswer, WILDCARD_NOTE } from "../../shortanswer";
 import type { ImportedItem, QuestionInput } from "../../types";
 import { answersFromWeights, multipleFromWeights, rangeFromWeights, singleFromWeights } from "../../weights";
@@ -53,19 +54,24 @@ type Format = "moodle" | "html" | "plain" | "markdown";
 
 const FORMAT_MARKER = /^[ \t\r\n]*\[(moodle|html|plain|markdown)\]/;
 
-/** A text's body (escapes still protected) as plain text in `format`, untrimmed unless it is HTML. */
-function plainText(body: string, format: Format, losses: Losses): string {
+/**
+ * A text's body (escapes still protected) in `format`, untrimmed unless it is HTML: plain text, or,
+ * when the question keeps its HTML (`html`), an HTML fragment — `[html]` and `[moodle]` texts as
+ * written (`$$…$$` made `\[…\]`), `[plain]` and `[markdown]` escaped (Markdown kept as its text, noted).
+ */
+function plainText(body: string, format: Format, losses: Losses, html = false): string {
   const text = unescapeGift(body);
-  if (format === "html" || (format === "moodle" && looksLikeHtml(text))) return htmlText(text, losses);
   if (format === "markdown" && /[*_`#]|\]\(/.test(text)) losses.add(LOSS.markdown);
+  if (html) return format === "html" || format === "moodle" ? displayTex(text) : textAsHtml(text);
+  if (format === "html" || (format === "moodle" && looksLikeHtml(text))) return htmlText(text, losses);
   return text;
 }
 
-/** A text with its optional [format] prefix (Moodle's parse_text_with_format), unescaped and reduced to plain text. */
-function giftText(raw: string, fallback: Format, losses: Losses): { text: string; format: Format } {
+/** A text with its optional [format] prefix (Moodle's parse_text_with_format), unescaped, as plain text or (`html`) HTML. */
+function giftText(raw: string, fallback: Format, losses: Losses, html = false): { text: string; format: Format } {
   const match = FORMAT_MARKER.exec(raw);
   const format = (match?.[1] as Format | undefined) ?? fallback;
-  return { text: plainText(match ? raw.slice(match[0].length) : raw, format, losses).trim(), format };
+  return { text: plainText(match ? raw.slice(match[0].length) : raw, format, losses, html).trim(), format };
 }
 
 /** Moodle reads a weight when an answer starts with "%", digits (a decimal point and more allowed) and "%". */
@@ -108,6 +114,8 @@ export interface GiftSource {
   title?: string;
   tags: string[];
   line: number;
+  /** The service's origin: an `img` may name one of its assets by absolute URL. */
+  origin?: string;
   before: string;
   after: string;
   answers: string;
@@ -124,10 +132,14 @@ export function giftQuestion(src: GiftSource): ImportedItem {
   const losses: Losses = new Set();
   const notes: string[] = [];
   const fail = (reason: string, type?: QuestionInput["type"]) => skip(src, `Skipped (line ${src.line}): ${reason}.`, type);
-  const stem = giftText(src.before, "moodle", losses);
-  const format = stem.format;
+  const marked = giftText(src.before, "moodle", new Set());
+  const format = marked.format;
+  // The question keeps its HTML (CONTRACT §19) when an [html] or [moodle] text holds markup plain text would lose, or TeX.
+  const html =
+    (format === "html" || format === "moodle") && stringHoldsMarkup(unescapeGift(`${src.before}${src.answers}${src.after}`));
+  const stem = giftText(src.before, "moodle", losses, html);
   // The text after the answers continues the question text: no format marker of its own (Moodle reads one per text).
-  const tail = src.after.trim() === "" ? "" : plainText(src.after, format, losses);
+  const tail = src.after.trim() === "" ? "" : plainText(src.after, format, losses, html);
   const missingWord = tail !== "";
   // The blank keeps the spacing the source gave it ("is {…}." stays "is _____.").
   const gap = (blank: string) => `${/\s$/.test(src.before) ? " " : ""}${blank}${/^\s/.test(src.after) ? " " : ""}`;
@@ -136,12 +148,20 @@ export function giftQuestion(src: GiftSource): ImportedItem {
   let explanation: string | undefined;
   const general = answers.lastIndexOf("####");
   if (general >= 0) {
-    explanation = giftText(answers.slice(general + 4), format, losses).text;
+    explanation = giftText(answers.slice(general + 4), format, losses, html).text;
     answers = answers.slice(0, general).trim();
   }
-  const text = (raw: string) => giftText(raw, format, losses).text;
-  const base = { prompt, title: src.title, tags: src.tags, ...(explanation ? { explanation } : {}) };
-  const done = (q: QuestionInput) => finish(src, q, [...notes, ...losses]);
+  /** A text of the question (HTML when it keeps its HTML); `value`: plain text whatever (an answer compared as text). */
+  const text = (raw: string) => giftText(raw, format, losses, html).text;
+  const value = (raw: string) => giftText(raw, format, losses).text;
+  const base = {
+    prompt,
+    title: src.title,
+    tags: src.tags,
+    ...(explanation ? { explanation } : {}),
+    ...(html ? { content_format: "html" as const } : {}),
+  };
+  const done = (q: QuestionInput) => finish(src, q, [...notes, ...losses], { origin: src.origin });
 
   if (answers === "") return done({ ...base, type: "essay" });
 
@@ -215,7 +235,7 @@ export function giftQuestion(src: GiftSource): ImportedItem {
       ...base,
       type: "matching",
       prompts: prompts.map((p, i) => ({ id: letterId(i), text: p?.prompt ?? "" })),
-      choices: [...choiceIds].map(([choice, id]) => ({ id, text: choice })),
+      choices: [...choiceIds].map(([choice, id]) => ({ id, text: html ? textAsHtml(choice) : choice })),
       correct_matches: Object.fromEntries(prompts.map((p, i) => [letterId(i), choiceIds.get(p?.choice ?? "") ?? ""])),
       scoring: "partial",
     });
@@ -234,7 +254,7 @@ export function giftQuestion(src: GiftSource): ImportedItem {
 
   const parts = nonEmpty(answers.split("=")).map((raw) => answerParts(raw, 1));
   const read = shortAnswers(
-    parts.map((p) => ({ text: text(p.text), weight: p.weight })),
+    parts.map((p) => ({ text: value(p.text), weight: p.weight })),
     notes,
   );
   const { accepted, notes: n } = answersFromWeights(read);
@@ -246,7 +266,7 @@ export function giftQuestion(src: GiftSource): ImportedItem {
   if (!missingWord) return done({ ...base, type: "short_text", accepted_answers: accepted, case_sensitive: false, feedback });
   return done({
     ...base,
-    ...fillIn(src, format, losses),
+    ...fillIn(src, format, losses, html),
     blanks: [{ id: "a", accepted_answers: accepted, case_sensitive: false }],
     scoring: "partial",
     feedback,
@@ -259,7 +279,7 @@ export function giftQuestion(src: GiftSource): ImportedItem {
  * how the writer keeps the text's own lines apart from the prompt); a file with no such break
  * gives it up to the last "\n". The text keeps its spacing around the blank as it is.
  */
-function fillIn(src: GiftSource, format: Format, losses: Losses) {
+function fillIn(src: GiftSource, format: Format, losses: Losses, html: boolean) {
   const marker = FORMAT_MARKER.exec(src.before);
   const before = marker ? src.before.slice(marker[0].length) : src.before;
   let cut = before.lastIndexOf("\n");
@@ -268,11 +288,11 @@ function fillIn(src: GiftSource, format: Format, losses: Losses) {
     cut = before.lastIndexOf(ESCAPES.n ?? "");
     skipped = (ESCAPES.n ?? "").length;
   }
-  const lead = cut < 0 ? "" : plainText(before.slice(0, cut), format, losses).trim();
+  const lead = cut < 0 ? "" : plainText(before.slice(0, cut), format, losses, html).trim();
   const line = cut < 0 ? before : before.slice(cut + skipped);
   return {
     prompt: lead || src.title || "Fill in the blank.",
     type: "fill_in_blanks" as const,
-    text: `${plainText(line, format, losses)}{{a}}${plainText(src.after, format, losses)}`.trim(),
+    text: `${plainText(line, format, losses, html)}{{a}}${plainText(src.after, format, losses, html)}`.trim(),
   };
 }

@@ -84,7 +84,7 @@ function blocks(source: string): Block[] {
   return out;
 }
 
-export function readGift(source: string): ImportResult<"gift"> {
+export function readGift(source: string, origin?: string): ImportResult<"gift"> {
   const items: ImportedItem[] = [];
   let category: string | undefined;
   let position = 0;
@@ -125,7 +125,16 @@ export function readGift(source: string): ImportResult<"gift"> {
     const before = rest.slice(0, start);
     const after = rest.slice(end + 1);
     items.push(
-      giftQuestion({ source_id, title, tags, line: block.line, before, after, answers: rest.slice(start + 1, end).trim() }),
+      giftQuestion({
+        source_id,
+        title,
+        tags,
+        line: block.line,
+        before,
+        after,
+        answers: rest.slice(start + 1, end).trim(),
+        origin,
+      }),
     );
   }
   if (!answered && !marked) throw unreadable("No GIFT question found: no answers in braces { }, no ::title:: or $CATEGORY:.");

@@ -10,12 +10,14 @@ import { categoryTag } from "../../category";
 import { finish, letterId, oneLine, randomId, skip } from "../../check";
 import type { Losses } from "../../content";
 import { unreadable } from "../../errors";
+import { textAsHtml } from "../../html";
+import { ImageStore } from "../../images";
 import { readShortAnswer, WILDCARD_NOTE } from "../../shortanswer";
 import type { ImportedItem, ImportResult, QuestionInput } from "../../types";
 import { answersFromWeights, multipleFromWeights, rangeFromWeights, singleFromWeights } from "../../weights";
 import { child, elements, parseXml, textOf, type XmlElement } from "../../xml";
 import { readCloze } from "./cloze";
-import { moodleText } from "./text";
+import { type MoodleTexts, moodleTexts } from "./text";
 
 const SKIPPED: Record<string, string> = {
   calculated: "a calculated question",
@@ -35,6 +37,7 @@ export function readMoodleXml(text: string, budget?: WorkBudget): ImportResult<"
   const count = questions.filter((q) => q.attrs.type !== "category").length;
   if (count > BUDGET.items) throw tooManyItems(count);
   const items: ImportedItem[] = [];
+  const images = new ImageStore();
   let category: string | undefined;
   for (const q of questions) {
     const type = q.attrs.type ?? "";
@@ -51,6 +54,8 @@ export function readMoodleXml(text: string, budget?: WorkBudget): ImportResult<"
     }
     const losses: Losses = new Set();
     const notes: string[] = [];
+    const cloze = type === "multianswer" || type === "cloze";
+    const texts = moodleTexts(q, losses, notes, images, !cloze);
     const tags = [
       ...(category ? [category] : []),
       ...elements(child(q, "tags") ?? { name: "", attrs: {}, children: [] }, "tag").map((t) =>
@@ -63,21 +68,22 @@ export function readMoodleXml(text: string, budget?: WorkBudget): ImportResult<"
       title,
       tags,
       points: grade,
-      explanation: moodleText(child(q, "generalfeedback"), losses),
+      explanation: texts.of(child(q, "generalfeedback")),
       feedback: {
-        correct: moodleText(child(q, "correctfeedback"), losses) || undefined,
-        incorrect: moodleText(child(q, "incorrectfeedback"), losses) || undefined,
+        correct: texts.of(child(q, "correctfeedback")) || undefined,
+        incorrect: texts.of(child(q, "incorrectfeedback")) || undefined,
       },
+      ...(texts.html ? { content_format: "html" as const } : {}),
     };
     const read = (): QuestionInput | string => {
-      if (type === "multianswer" || type === "cloze") return readCloze(q, base, notes, losses);
-      base.prompt = moodleText(child(q, "questiontext"), losses);
-      return question(type, q, base, notes, losses);
+      if (cloze) return readCloze(q, base, notes, losses);
+      base.prompt = texts.of(child(q, "questiontext"));
+      return question(type, q, base, notes, losses, texts);
     };
     const result = read();
     items.push(typeof result === "string" ? skip(source, `Skipped: ${result}.`) : finish(source, result, [...notes, ...losses]));
   }
-  return { format: "moodle_xml", items };
+  return { format: "moodle_xml", items, ...(images.images.length > 0 ? { images: images.images } : {}) };
 }
 
 type Base = Omit<QuestionInput & { type: "essay" }, "type">;
@@ -89,8 +95,12 @@ interface MoodleQuestion {
   base: Base;
   notes: string[];
   losses: Losses;
+  texts: MoodleTexts;
   answers: XmlElement[];
+  /** An answer as a text of the question (an option, an item). */
   answerText(a: XmlElement): string;
+  /** An answer as plain text (a short or numerical answer). */
+  answerValue(a: XmlElement): string;
   answerFeedback(a: XmlElement): string | undefined;
 }
 
@@ -132,10 +142,10 @@ const truefalse: Reader = ({ base, answers, answerFeedback }) => {
   return { ...base, type: "true_false", correct: textOf(child(right, "text")).trim().toLowerCase() === "true", feedback };
 };
 
-const shortanswer: Reader = ({ q, base, notes, losses, answers, answerText }) => {
+const shortanswer: Reader = ({ q, base, notes, texts, answers, answerValue }) => {
   // The "*" answer with no credit is the "anything else" answer that carries the wrong-answer feedback.
   const patterns = answers
-    .map((a) => ({ ...readShortAnswer(answerText(a)), weight: fraction(a) }))
+    .map((a) => ({ ...readShortAnswer(answerValue(a)), weight: fraction(a) }))
     .filter((a) => !(a.text === "*" && a.wildcard && a.weight <= 0));
   const { accepted, notes: n } = answersFromWeights(patterns);
   if (accepted.length === 0) return "no answer gives full credit";
@@ -143,18 +153,18 @@ const shortanswer: Reader = ({ q, base, notes, losses, answers, answerText }) =>
   if (patterns.some((a) => a.wildcard && a.weight >= 1 - 1e-6)) notes.push(WILDCARD_NOTE);
   return {
     ...base,
-    feedback: answerFeedbacks(answers, losses, notes),
+    feedback: answerFeedbacks(answers, texts, notes),
     type: "short_text",
     accepted_answers: accepted,
     case_sensitive: flag(q, "usecase"),
   };
 };
 
-const numerical: Reader = ({ q, base, notes, losses, answers, answerText }) => {
+const numerical: Reader = ({ q, base, notes, texts, answers, answerValue }) => {
   const ranges = answers
     .map((a) => ({
-      text: answerText(a),
-      value: Number(answerText(a)),
+      text: answerValue(a),
+      value: Number(answerValue(a)),
       tolerance: Math.abs(Number(value(a, "tolerance") || 0)),
       weight: fraction(a),
     }))
@@ -166,17 +176,17 @@ const numerical: Reader = ({ q, base, notes, losses, answers, answerText }) => {
   if (elements(child(q, "units") ?? q, "unit").length > 0) notes.push("Units were dropped: the answer is a plain number here.");
   return {
     ...base,
-    feedback: answerFeedbacks(answers, losses, notes),
+    feedback: answerFeedbacks(answers, texts, notes),
     type: "numeric",
     correct_value: kept.value,
     tolerance: kept.tolerance,
   };
 };
 
-const matching: Reader = ({ q, base, losses }) => {
+const matching: Reader = ({ q, base, texts }) => {
   // A subquestion's answer is plain text in Moodle (qtype_match's answertext), whatever the subquestion's format.
   const pairs = elements(q, "subquestion").map((s) => ({
-    prompt: moodleText(s, losses),
+    prompt: texts.of(s),
     choice: oneLine(textOf(child(child(s, "answer"), "text") ?? child(s, "answer"))).trim(),
   }));
   const choiceIds = new Map<string, string>();
@@ -186,7 +196,7 @@ const matching: Reader = ({ q, base, losses }) => {
     ...base,
     type: "matching",
     prompts: prompts.map((p, i) => ({ id: letterId(i), text: p.prompt })),
-    choices: [...choiceIds].map(([text, id]) => ({ id, text })),
+    choices: [...choiceIds].map(([text, id]) => ({ id, text: texts.html ? textAsHtml(text) : text })),
     correct_matches: Object.fromEntries(prompts.map((p, i) => [letterId(i), choiceIds.get(p.choice) ?? ""])),
     scoring: "partial",
   };
@@ -205,8 +215,8 @@ const ordering: Reader = ({ q, base, notes, answers, answerText }) => {
   return { ...base, type: "ordering", items, correct_order: items.map((i) => i.id), scoring };
 };
 
-const essay: Reader = ({ q, base, notes, losses }) => {
-  const rubric = moodleText(child(q, "graderinfo"), losses);
+const essay: Reader = ({ q, base, notes, texts }) => {
+  const rubric = texts.plain(child(q, "graderinfo"));
   const maxWords = Number(value(q, "maxwordlimit") || 0);
   if (flag(q, "attachmentsrequired") || Number(value(q, "attachments") || 0) !== 0)
     notes.push("File attachments are not taken here.");
@@ -225,7 +235,14 @@ const READERS = new Map<string, Reader>([
   ["essay", essay],
 ]);
 
-function question(type: string, q: XmlElement, base: Base, notes: string[], losses: Losses): QuestionInput | string {
+function question(
+  type: string,
+  q: XmlElement,
+  base: Base,
+  notes: string[],
+  losses: Losses,
+  texts: MoodleTexts,
+): QuestionInput | string {
   const read = READERS.get(type);
   if (!read) return `the question type "${type}" is not supported`;
   return read({
@@ -234,15 +251,17 @@ function question(type: string, q: XmlElement, base: Base, notes: string[], loss
     base,
     notes,
     losses,
+    texts,
     answers: elements(q, "answer"),
-    answerText: (a) => moodleText(a, losses),
-    answerFeedback: (a) => moodleText(child(a, "feedback"), losses) || undefined,
+    answerText: (a) => texts.of(a),
+    answerValue: (a) => texts.plain(a),
+    answerFeedback: (a) => texts.of(child(a, "feedback")) || undefined,
   });
 }
 
 /** Short and numerical answers carry their feedback per answer: the full-credit answers' (one text) and the "*" answer's. */
-function answerFeedbacks(answers: XmlElement[], losses: Losses, notes: string[]) {
-  const of = (a: XmlElement) => moodleText(child(a, "feedback"), losses);
+function answerFeedbacks(answers: XmlElement[], texts: MoodleTexts, notes: string[]) {
+  const of = (a: XmlElement) => texts.of(child(a, "feedback"));
   const right = [
     ...new Set(
       answers

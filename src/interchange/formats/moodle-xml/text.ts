@@ -2,11 +2,15 @@
  * Moodle XML's texts (`<questiontext format="html"><text>…</text></questiontext>`) and its
  * embedded-answer (Cloze) syntax `{2:SHORTANSWER:=Paris#Yes~%50%Lyon}`.
  */
+
+import { assetPath } from "../../../domain/asset-url";
 import { htmlText, LOSS, type Losses, looksLikeHtml } from "../../content";
-import { child, textOf, type XmlElement } from "../../xml";
+import { displayTex, rewriteImages, stringHoldsMarkup, textAsHtml } from "../../html";
+import { decodeBase64, type ImageStore, imageDropped, WHY } from "../../images";
+import { child, descendants, elements, textOf, type XmlElement } from "../../xml";
 
 /** The text of a Moodle text element in the service's plain text, by its `format`. */
-export function moodleText(e: XmlElement | undefined, losses: Losses): string {
+function moodleText(e: XmlElement | undefined, losses: Losses): string {
   if (!e) return "";
   const raw = textOf(child(e, "text") ?? e);
   const format = e.attrs.format ?? "html";
@@ -16,6 +20,106 @@ export function moodleText(e: XmlElement | undefined, losses: Losses): string {
     return raw.trim();
   }
   return format === "html" || looksLikeHtml(raw) ? htmlText(raw, losses) : raw.trim();
+}
+
+/** The elements of a Moodle question that hold a text with a format (and its files). */
+const TEXT_HOLDERS = new Set([
+  "questiontext",
+  "generalfeedback",
+  "correctfeedback",
+  "partiallycorrectfeedback",
+  "incorrectfeedback",
+  "answer",
+  "feedback",
+  "subquestion",
+]);
+const HTML_FORMATS = new Set(["html", "moodle_auto_format"]);
+const PLUGINFILE = "@@PLUGINFILE@@/";
+
+/** A question's texts read by their format: as the service's plain text, or as HTML fragments when the question's HTML is kept. */
+export interface MoodleTexts {
+  html: boolean;
+  /** A text of the question (content_format "html": an HTML fragment). */
+  of(e: XmlElement | undefined): string;
+  /** Plain text whatever the question's format (accepted answers, a matching answer). */
+  plain(e: XmlElement | undefined): string;
+}
+
+/**
+ * The texts of question `q`. Its HTML is kept (CONTRACT §19) when one of its html or
+ * moodle_auto_format texts holds markup plain text would lose, TeX or an image; then each such
+ * text is HTML with its `@@PLUGINFILE@@/name` images taken from the text's base64 `<file>`s
+ * (stored as assets by the import) and `$$…$$` made `\[…\]`, and a plain_text or markdown text
+ * is escaped into HTML. Cloze questions keep plain text (their gaps are syntax in the text).
+ */
+export function moodleTexts(q: XmlElement, losses: Losses, notes: string[], images: ImageStore, keepHtml: boolean): MoodleTexts {
+  const holders = keepHtml ? textHolders(q, VALUE_ANSWERS.has(q.attrs.type ?? "")) : [];
+  const html = holders.some((h) => HTML_FORMATS.has(h.attrs.format ?? "html") && stringHoldsMarkup(textOf(child(h, "text"))));
+  const plain = (e: XmlElement | undefined) => moodleText(e, losses);
+  if (!html) return { html, of: plain, plain };
+  const noted = new Set<string>();
+  const drop = (name: string, why: string) => {
+    const note = imageDropped(name, why);
+    if (!noted.has(note)) notes.push(note);
+    noted.add(note);
+    return null;
+  };
+  const image = (holder: XmlElement, src: string): string | null => {
+    if (!src.startsWith(PLUGINFILE)) return src;
+    const name = safeDecode(src.slice(PLUGINFILE.length).split(/[?#]/)[0] ?? "");
+    const file = fileOf(elements(holder, "file"), name) ?? fileOf(descendants(q, "file"), name);
+    if (!file) return drop(name, WHY.missing);
+    const bytes = decodeBase64(textOf(file));
+    if (bytes === "too large") return drop(name, WHY.tooLarge);
+    if (bytes === "invalid") return drop(name, "is not valid base64");
+    const kept = images.add(bytes);
+    return "why" in kept ? drop(name, kept.why) : assetPath(kept.id);
+  };
+  const of = (e: XmlElement | undefined) => {
+    if (!e) return "";
+    const raw = textOf(child(e, "text") ?? e);
+    const format = e.attrs.format ?? "html";
+    if (format === "markdown" && /[*_`#]|\]\(/.test(raw)) losses.add(LOSS.markdown);
+    if (!HTML_FORMATS.has(format)) return textAsHtml(raw.trim());
+    return displayTex(rewriteImages(raw, (src) => image(e, src))).trim();
+  };
+  return { html, of, plain };
+}
+
+/** Question types whose answers are values compared as plain text, not texts shown (their feedback is). */
+const VALUE_ANSWERS = new Set(["shortanswer", "numerical", "truefalse"]);
+
+/**
+ * The texts of a question that are shown as its texts: its own and its answers' (a matching
+ * answer, a short or numerical answer is a value read as plain text, whatever its format).
+ */
+function textHolders(q: XmlElement, valueAnswers: boolean): XmlElement[] {
+  const out: XmlElement[] = [];
+  const walk = (e: XmlElement) => {
+    for (const c of elements(e)) {
+      const value = c.name === "answer" && (valueAnswers || e.name === "subquestion");
+      if (TEXT_HOLDERS.has(c.name) && !value && child(c, "text")) out.push(c);
+      if (c.name !== "text" && c.name !== "file") walk(c);
+    }
+  };
+  walk(q);
+  return out;
+}
+
+/** The `<file>` of a text holder named by an `@@PLUGINFILE@@` path ("name" or "folder/name"). */
+function fileOf(files: XmlElement[], name: string): XmlElement | undefined {
+  return files.find((f) => {
+    const folder = (f.attrs.path ?? "/").replace(/^\/|\/$/g, "");
+    return (folder ? `${folder}/` : "") + (f.attrs.name ?? "") === name;
+  });
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 interface ClozeAnswer {

@@ -5,10 +5,10 @@
  */
 
 import { fromQtiId, letterId } from "../../check";
-import { type Losses, treeText } from "../../content";
 import type { BlankInput } from "../../types";
 import { elements, textOf, type XmlElement } from "../../xml";
 import type { Built } from "./built";
+import type { Render } from "./render";
 import type { Declaration, QtiValue } from "./rp";
 
 export const itemsOf = (v: QtiValue | undefined): string[] =>
@@ -19,7 +19,7 @@ export function blanks(
   interactions: XmlElement[],
   declarations: Map<string, Declaration>,
   notes: string[],
-  losses: Losses,
+  render: Render,
 ): Built | string {
   const list: BlankInput[] = [];
   const byInteraction = new Map<XmlElement, string>();
@@ -33,7 +33,7 @@ export function blanks(
     let accepted: string[];
     if (inter.name === "inlineChoiceInteraction") {
       const choices = elements(inter, "inlineChoice");
-      const text = (c: XmlElement) => treeText(c.children, losses);
+      const text = (c: XmlElement) => render.plain(c.children);
       accepted = choices.filter((c) => itemsOf(d.correct).includes(c.attrs.identifier ?? "")).map(text);
       notes.push(`The inline choice "${rid}" became a blank accepting its right option's text.`);
       readers.set(
@@ -75,7 +75,7 @@ export function blanks(
 }
 
 /** Gap match: each gap a blank accepting the text of the word that belongs there. */
-export function gaps(inter: XmlElement, d: Declaration | undefined, notes: string[], losses: Losses): Built | string {
+export function gaps(inter: XmlElement, d: Declaration | undefined, notes: string[], render: Render): Built | string {
   if (!d) return "the gap match's response is not declared";
   const words = elements(inter, "gapText");
   const wordText = (id: string) => textOf(words.find((w) => w.attrs.identifier === id)).trim();
@@ -101,13 +101,15 @@ export function gaps(inter: XmlElement, d: Declaration | undefined, notes: strin
     });
     return new Map([[inter.attrs.responseIdentifier ?? "RESPONSE", { card: "multiple" as const, items }]]);
   };
-  const render = (e: XmlElement): string | undefined => {
-    if (e === inter)
-      return `\n${treeText(elements(inter, "prompt")[0]?.children ?? [], losses)}\n${treeText(
+  const place = (e: XmlElement): string | undefined => {
+    if (e === inter) {
+      const prompt = render.text(elements(inter, "prompt")[0]?.children ?? []);
+      const inner = render.text(
         e.children.filter((c) => typeof c === "string" || (c.name !== "gapText" && c.name !== "prompt")),
-        losses,
-        render,
-      )}\n`;
+        place,
+      );
+      return render.html ? `<div>${prompt}</div><div>${inner}</div>` : `\n${prompt}\n${inner}\n`;
+    }
     if (e.name === "gap") return `{{${ids.get(e.attrs.identifier ?? "")}}}`;
     return undefined;
   };
@@ -115,6 +117,6 @@ export function gaps(inter: XmlElement, d: Declaration | undefined, notes: strin
     question: { type: "fill_in_blanks", prompt: "", text: "", blanks: list, scoring: "partial" },
     correct: Object.fromEntries(list.map((b) => [b.id, b.accepted_answers[0] ?? ""])),
     toQti,
-    render,
+    render: place,
   };
 }

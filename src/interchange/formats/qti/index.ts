@@ -11,7 +11,7 @@ export const qti = defineFormat({
     start.zip || /^(assessmentItem|assessmentTest|qti-assessment-item|qti-assessment-test)$/.test(start.root ?? "") ? 1 : 0,
   read: (bytes, budget) => (isZip(bytes) ? readQtiPackage(bytes, budget) : readQtiXml(bytes, budget)),
   write: {
-    qti3: (quiz, questions) => writeQtiPackage("3.0", quiz, questions),
-    qti21: (quiz, questions) => writeQtiPackage("2.1", quiz, questions),
+    qti3: (quiz, questions, context) => writeQtiPackage("3.0", quiz, questions, context),
+    qti21: (quiz, questions, context) => writeQtiPackage("2.1", quiz, questions, context),
   },
 });

@@ -7,28 +7,29 @@
  */
 
 import { fromQtiId, letterId, randomId } from "../../check";
-import { type Losses, treeText } from "../../content";
+import { treeText } from "../../content";
 import type { OptionInput, QuestionInput } from "../../types";
 import { elements, type XmlElement } from "../../xml";
 import { blanks, gaps, itemsOf } from "./blanks";
 import type { Built } from "./built";
+import type { Render } from "./render";
 import type { Declaration, QtiValue } from "./rp";
 
 const INLINE = new Set(["textEntryInteraction", "inlineChoiceInteraction"]);
-const promptOf = (i: XmlElement, losses: Losses) => {
+const promptOf = (i: XmlElement, render: Render) => {
   const p = elements(i, "prompt")[0];
-  return p ? `\n${treeText(p.children, losses)}\n` : "\n";
+  return p ? render.block(p.children) : render.html ? "" : "\n";
 };
-const optionText = (e: XmlElement, losses: Losses) =>
-  treeText(e.children, losses, (c) => (c.name === "feedbackInline" ? "" : undefined)).replace(/\s*\n\s*/g, " ");
+const optionText = (e: XmlElement, render: Render) =>
+  render.line(e.children, (c) => (c.name === "feedbackInline" ? "" : undefined));
 
 /** Options of a list with QTI identifiers: our ids (the source's when the API accepts them) both ways. */
-function listOf(choices: XmlElement[], losses: Losses, fresh: (i: number) => string = letterId) {
+function listOf(choices: XmlElement[], render: Render, fresh: (i: number) => string = letterId) {
   const toOurs = new Map<string, string>();
   const options: OptionInput[] = choices.map((c, i) => {
     const id = fromQtiId(c.attrs.identifier, fresh(i));
     toOurs.set(c.attrs.identifier ?? "", id);
-    return { id, text: optionText(c, losses) };
+    return { id, text: optionText(c, render) };
   });
   const toQti = new Map([...toOurs].map(([q, o]) => [o, q]));
   return { options, ours: (q: string) => toOurs.get(q) ?? q, qti: (o: string) => toQti.get(o) ?? o };
@@ -42,18 +43,18 @@ export function buildQuestion(
   interactions: XmlElement[],
   declarations: Map<string, Declaration>,
   notes: string[],
-  losses: Losses,
+  render: Render,
   blanksClass = false,
 ): Built | string {
   const [first] = interactions;
   if (!first) return "no interaction";
   const allInline = interactions.every((i) => INLINE.has(i.name));
   if (allInline && (interactions.length > 1 || blanksClass || first.name === "inlineChoiceInteraction"))
-    return blanks(interactions, declarations, notes, losses);
+    return blanks(interactions, declarations, notes, render);
   if (interactions.length > 1)
     return `several interactions in one item (${[...new Set(interactions.map((i) => i.name))].join(", ")})`;
   const d = declarations.get(first.attrs.responseIdentifier ?? "");
-  const hide = (e: XmlElement) => (e === first ? promptOf(first, losses) : undefined);
+  const hide = (e: XmlElement) => (e === first ? promptOf(first, render) : undefined);
   const single = (id: string, v: QtiValue) => new Map([[id, v]]);
   const rid = first.attrs.responseIdentifier ?? "RESPONSE";
   if (!d && first.name !== "extendedTextInteraction") return `the interaction's response "${rid}" is not declared`;
@@ -63,11 +64,14 @@ export function buildQuestion(
     case "extendedTextInteraction":
       return { question: { type: "essay", prompt: "" }, correct: "", toQti: (r) => single(rid, r as string), render: hide };
     case "choiceInteraction": {
-      const list = listOf(elements(first, "simpleChoice"), losses);
+      const list = listOf(elements(first, "simpleChoice"), render);
       const correct = (key.length > 0 ? key : mapped).map(list.ours);
       if (correct.length === 0) return "the choice has no correct response";
       const many = d?.cardinality === "multiple" || Number(first.attrs.maxChoices ?? 1) !== 1;
-      const texts = list.options.map((o) => o.text.toLowerCase());
+      // Read as plain text only to tell a true/false: nothing of it is lost here.
+      const texts = elements(first, "simpleChoice").map((c) =>
+        treeText(c.children, new Set(), (e) => (e.name === "feedbackInline" ? "" : undefined)).toLowerCase(),
+      );
       if (!many && texts.length === 2 && texts.includes("true") && texts.includes("false")) {
         const trueId = list.options[texts.indexOf("true")]?.id ?? "";
         const falseId = list.options[texts.indexOf("false")]?.id ?? "";
@@ -103,7 +107,7 @@ export function buildQuestion(
       };
     }
     case "orderInteraction": {
-      const list = listOf(elements(first, "simpleChoice"), losses, randomId);
+      const list = listOf(elements(first, "simpleChoice"), render, randomId);
       if (key.length === 0) return "the order has no correct response";
       const correct = key.map(list.ours);
       const question: QuestionInput = {
@@ -132,8 +136,8 @@ export function buildQuestion(
       const targets = associate ? (sets[0] ?? []).filter((c) => !sources.includes(c)) : (sets[1] ?? []);
       if (associate)
         notes.push("An associate interaction became matching: each pair's first member is a prompt, the others are its choices.");
-      const prompts = listOf(sources, losses);
-      const choices = listOf(targets, losses, randomId);
+      const prompts = listOf(sources, render);
+      const choices = listOf(targets, render, randomId);
       const matches: Record<string, string> = {};
       for (const [a, b] of pairs) {
         const p = prompts.ours(a);
@@ -189,7 +193,7 @@ export function buildQuestion(
       };
     }
     case "gapMatchInteraction":
-      return gaps(first, d, notes, losses);
+      return gaps(first, d, notes, render);
     default:
       return `an unsupported interaction (${first.name})`;
   }

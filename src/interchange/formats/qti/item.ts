@@ -8,12 +8,14 @@
 import { byType, type PerType } from "../../../domain/question-types";
 import type { WorkBudget } from "../../budget";
 import { finish, fromQtiId, skip } from "../../check";
-import { type Losses, treeText } from "../../content";
+import type { Losses } from "../../content";
+import { imageDropped, WHY } from "../../images";
 import type { ImportedItem, QuestionInput } from "../../types";
 import { child, descendants, elements, textOf, type XmlElement } from "../../xml";
 import { buildQuestion } from "./interactions";
 import { FILL_IN_BLANKS_CLASS } from "./names";
 import { describeMismatch, firstMismatch, gradable } from "./probe";
+import { htmlRender, needsHtml, plainRender, type Render } from "./render";
 import { type Declaration, declaration, type QtiValue, type Run, score, Unsupported } from "./rp";
 
 const UNSUPPORTED = new Set([
@@ -50,6 +52,8 @@ export interface ItemContext {
   tags?: string[];
   /** The read's budget: the item's response processing is charged to it. */
   budget?: WorkBudget;
+  /** The asset path of an `img` src (a file of the package, relative to the item), or undefined when the package has no such file. */
+  image?: (src: string) => string | undefined;
 }
 
 /** Elements that are one entry of an interaction's lists (options, match sets, word banks, gaps). */
@@ -102,23 +106,42 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
   );
   const losses: Losses = new Set();
   const notes: string[] = [];
+  const images = new Map<string, string | undefined>();
+  const image = (src: string) => {
+    if (!images.has(src)) {
+      const path = ctx.image?.(src);
+      if (path === undefined) notes.push(imageDropped(src, WHY.missing));
+      images.set(src, path);
+    }
+    return images.get(src);
+  };
+  // HTML when plain text would lose something of the body or the feedback (CONTRACT §19).
+  const html = needsHtml([body, ...elements(item, "modalFeedback")]);
+  const render: Render = html ? htmlRender(losses, image) : plainRender(losses);
   const blanksClass = (body.attrs.class ?? "").split(/\s+/).includes(FILL_IN_BLANKS_CLASS);
-  const built = buildQuestion(interactions, declarations, notes, losses, blanksClass);
+  const built = buildQuestion(interactions, declarations, notes, render, blanksClass);
   if (typeof built === "string") return skip(src, `Skipped: ${built}.`);
 
   // The question's text: the body without feedback and scorer-only content, interactions as `built` renders them.
-  const text = treeText(body.children, losses, (e) => (HIDDEN.has(e.name) ? "" : built.render(e)));
-  const feedback = feedbackOf(item, losses);
+  const inline = (e: XmlElement) => (HIDDEN.has(e.name) ? "" : built.render(e));
+  const feedback = feedbackOf(item, render);
   const q = built.question;
+  if (html) q.content_format = "html";
   if (q.type === "fill_in_blanks") {
-    const lines = text.split("\n");
-    const first = lines.findIndex((l) => /\{\{[^{}]+\}\}/.test(l));
-    q.text = lines.slice(first).join("\n");
-    q.prompt = lines.slice(0, first).join("\n").trim() || title || "Fill in the blanks.";
-  } else q.prompt = text.replace(/\n*_____$/, "").trim() || text;
+    // The prompt is what comes before the first part holding a blank: lines of text, or the body's elements.
+    const parts = html ? body.children.map((c) => render.text([c], inline)) : render.text(body.children, inline).split("\n");
+    const first = parts.findIndex((l) => /\{\{[^{}]+\}\}/.test(l));
+    const join = html ? "" : "\n";
+    q.text = parts.slice(first).join(join).trim();
+    q.prompt = parts.slice(0, first).join(join).trim() || title || "Fill in the blanks.";
+  } else {
+    const text = render.text(body.children, inline);
+    // The answer's place at the end of the text says nothing: the interaction stands there.
+    q.prompt = (html ? text.replace(/(<p>)?_____(<\/p>)?$/, "") : text.replace(/\n*_____$/, "")).trim() || text;
+  }
   if (q.type === "essay") {
     const rubric = descendants(body, "rubricBlock").find((r) => /scorer/.test(r.attrs.view ?? ""));
-    if (rubric) q.rubric = treeText(rubric.children, losses);
+    if (rubric) q.rubric = render.plain(rubric.children);
   }
   Object.assign(q, { title, tags: ctx.tags, ...feedback.question });
   if ("options" in q) for (const o of q.options) o.feedback ??= feedback.options.get(o.id ?? "");
@@ -211,14 +234,14 @@ function interactionsOf(e: XmlElement, out: XmlElement[] = []): XmlElement[] {
 }
 
 /** Question feedback (modal feedback and feedback blocks by identifier) and per-option feedback. */
-function feedbackOf(item: XmlElement, losses: Losses) {
+function feedbackOf(item: XmlElement, render: Render) {
   const question: { feedback?: { correct?: string; incorrect?: string }; explanation?: string } = {};
   const options = new Map<string, string>();
   const blocks = [...elements(item, "modalFeedback"), ...descendants(child(item, "itemBody") ?? item, "feedbackBlock")];
   const fb: { correct?: string; incorrect?: string } = {};
   for (const b of blocks) {
     const id = b.attrs.identifier ?? "";
-    const text = treeText(b.children, losses);
+    const text = render.text(b.children);
     if (/^(incorrect|wrong|false)/i.test(id)) fb.incorrect = text;
     else if (/^(correct|right|true)$/i.test(id)) fb.correct = text;
     else if (/explanation|solution/i.test(id)) question.explanation = text;
@@ -226,7 +249,7 @@ function feedbackOf(item: XmlElement, losses: Losses) {
   }
   for (const inline of descendants(child(item, "itemBody") ?? item, "feedbackInline")) {
     const id = fromQtiId(inline.attrs.identifier, inline.attrs.identifier ?? "");
-    if (!options.has(id)) options.set(id, treeText(inline.children, losses));
+    if (!options.has(id)) options.set(id, render.text(inline.children));
   }
   if (fb.correct || fb.incorrect) question.feedback = fb;
   return { question, options };

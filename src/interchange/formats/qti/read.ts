@@ -5,8 +5,11 @@
  * More references than an import reads are refused before any item is read, and an item the test
  * refers to several times is read once (budget.ts).
  */
+
+import { assetPath, generateAssetId } from "../../../domain/asset-url";
 import { BUDGET, tooManyItems, type WorkBudget } from "../../budget";
 import { InterchangeError, unreadable } from "../../errors";
+import { IMAGE_MAX_BYTES, type ImageOutcome, ImageStore, settleImages, WHY } from "../../images";
 import type { ImportedItem, ImportResult } from "../../types";
 import { child, decodeText, descendants, parseXml, textOf, type XmlElement } from "../../xml";
 import { readZip, scanZip } from "../../zip";
@@ -98,17 +101,65 @@ export function readQtiPackage(bytes: Uint8Array, budget: WorkBudget): ImportRes
     if (path && !first.has(path)) first.set(path, i + 1);
   });
   const read = new Map<string, Packaged>();
+  const files = new PackageFiles();
   scanZip(
     bytes,
     (name) => first.has(name),
-    (name, data) => read.set(name, readPackagedItem(name, decodeText(data), first.get(name) ?? 1, tagsByPath, budget)),
+    (name, data) => read.set(name, readPackagedItem(name, decodeText(data), first.get(name) ?? 1, tagsByPath, budget, files)),
     budget,
   );
   const items = itemPaths.map((path, i) => {
     const once = path === undefined ? undefined : read.get(path);
-    return once ? placed(once, i + 1) : readPackagedItem(path, undefined, i + 1, tagsByPath, budget).item;
+    return once ? placed(once, i + 1) : readPackagedItem(path, undefined, i + 1, tagsByPath, budget, files).item;
   });
-  return { format: "qti", ...(title ? { title } : {}), items };
+  const images = files.read(bytes, budget, items);
+  return { format: "qti", ...(title ? { title } : {}), items, ...(images.length > 0 ? { images } : {}) };
+}
+
+/**
+ * The package's image files the items show: each path an item's `img` names is given an asset id
+ * while the items are read, then — a fourth pass, inflating only those entries, each kept only up
+ * to 5 MiB — read as images, kept (the same bytes under one asset) or dropped with a note.
+ */
+class PackageFiles {
+  private readonly ids = new Map<string, string>();
+
+  /** The asset path an item's `img` src names, resolved against the item's folder; undefined for a URL or a path outside the package. */
+  refer(itemPath: string, src: string): string | undefined {
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(src) || src.startsWith("/") || src.trim() === "") return undefined;
+    const path = resolve(folderOf(itemPath), src);
+    if (!path) return undefined;
+    let id = this.ids.get(path);
+    if (!id) {
+      id = generateAssetId();
+      this.ids.set(path, id);
+    }
+    return assetPath(id);
+  }
+
+  read(bytes: Uint8Array, budget: WorkBudget, items: ImportedItem[]) {
+    if (this.ids.size === 0) return [];
+    const store = new ImageStore();
+    const outcomes = new Map<string, ImageOutcome>();
+    const byPath = this.ids;
+    scanZip(
+      bytes,
+      (name) => byPath.has(name),
+      (name, data) => {
+        const id = byPath.get(name) as string;
+        const kept = store.add(data, id);
+        outcomes.set(id, "why" in kept ? { why: kept.why, name } : kept);
+      },
+      budget,
+      {
+        keepAtMost: IMAGE_MAX_BYTES,
+        onTooLarge: (name) => outcomes.set(byPath.get(name) as string, { why: WHY.tooLarge, name }),
+      },
+    );
+    for (const [path, id] of byPath) if (!outcomes.has(id)) outcomes.set(id, { why: WHY.missing, name: path });
+    settleImages(items, outcomes);
+    return store.images;
+  }
 }
 
 /** An item as read, and whether its source id is the place it was read at (the item has no identifier). */
@@ -136,6 +187,7 @@ function readPackagedItem(
   position: number,
   tags: Map<string, string[]>,
   budget: WorkBudget,
+  files: PackageFiles,
 ): Packaged {
   const id = {
     source_id:
@@ -152,7 +204,8 @@ function readPackagedItem(
   try {
     const root = parseQti(source, budget);
     if (root.name !== "assessmentItem") return skipped(`Skipped: "${path}" is not a QTI item.`);
-    return { item: readQtiItem(root, { position, tags: tags.get(path), budget }), positional: !root.attrs.identifier };
+    const image = (src: string) => files.refer(path, src);
+    return { item: readQtiItem(root, { position, tags: tags.get(path), budget, image }), positional: !root.attrs.identifier };
   } catch (error) {
     if (error instanceof InterchangeError && error.code === "unreadable_file") return skipped(`Skipped: ${error.detail}`);
     throw error;

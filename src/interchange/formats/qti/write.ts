@@ -9,6 +9,7 @@
  */
 import { byType, type PerType } from "../../../domain/question-types";
 import { paragraph } from "../../content";
+import { assetFileName, assetUrl, type ExportContext, toXhtml } from "../../rich";
 import type { ExportFile, QuizForExport, QuizQuestion } from "../../types";
 import { escapeXml } from "../../xml";
 import { writeZip } from "../../zip";
@@ -18,30 +19,52 @@ import { FILL_IN_BLANKS_CLASS, type QtiVersion, qtiNames } from "./names";
 const qtiId = (id: string) => (/^[A-Za-z_]/.test(id) ? id : `_${id}`);
 const n = (x: number) => String(x);
 
-export function writeQtiPackage(version: QtiVersion, quiz: QuizForExport, questions: QuizQuestion[]): ExportFile {
+export function writeQtiPackage(
+  version: QtiVersion,
+  quiz: QuizForExport,
+  questions: QuizQuestion[],
+  context: ExportContext = {},
+): ExportFile {
   const q3 = qtiNames(version);
-  const files: Record<string, string> = {};
+  const files: Record<string, string | Uint8Array> = {};
   const refs: string[] = [];
+  const imagesOf = new Map<string, string[]>();
   for (const q of questions) {
     const href = `items/${q.id}.xml`;
-    files[href] = item(q3, q);
+    // An image the export carries is a file of the package (images/<asset id>.<ext>), referred to from its item.
+    const images: string[] = [];
+    const src = (id: string) => {
+      const asset = context.assets?.get(id);
+      if (!asset) return assetUrl(id, context.origin);
+      const name = `images/${assetFileName(id, asset.mediaType)}`;
+      files[name] = asset.bytes;
+      if (!images.includes(name)) images.push(name);
+      return `../${name}`;
+    };
+    files[href] = item(q3, q, q.content_format === "html" ? (html) => toXhtml(html, src) : undefined);
+    imagesOf.set(q.id, images);
     refs.push(q3.el("assessmentItemRef", { identifier: qtiId(q.id), href: `../${href}` }));
   }
   const section = q3.el("assessmentSection", { identifier: "S1", title: quiz.title, visible: "true" }, refs.join(""));
   const testPart = q3.el("testPart", { identifier: "P1", navigationMode: "nonlinear", submissionMode: "simultaneous" }, section);
   files["tests/test.xml"] = q3.document("assessmentTest", { identifier: "T1", title: quiz.title }, testPart);
-  files["imsmanifest.xml"] = manifest(q3, quiz, questions);
+  files["imsmanifest.xml"] = manifest(q3, quiz, questions, imagesOf);
   return { body: writeZip(files), contentType: "application/zip", extension: "zip", skipped: [] };
 }
 
-function manifest(q3: ReturnType<typeof qtiNames>, quiz: QuizForExport, questions: QuizQuestion[]): string {
+function manifest(
+  q3: ReturnType<typeof qtiNames>,
+  quiz: QuizForExport,
+  questions: QuizQuestion[],
+  imagesOf: Map<string, string[]>,
+): string {
   const keywords = (tags: string[]) =>
     tags.length === 0
       ? ""
       : `<metadata><imsmd:lom><imsmd:general>${tags.map((t) => `<imsmd:keyword><imsmd:string>${escapeXml(t)}</imsmd:string></imsmd:keyword>`).join("")}</imsmd:general></imsmd:lom></metadata>`;
   const items = questions.map(
     (q) =>
-      `<resource identifier="R_${qtiId(q.id)}" type="${q3.itemResource}" href="items/${q.id}.xml">${keywords(q.tags ?? [])}<file href="items/${q.id}.xml"/></resource>`,
+      `<resource identifier="R_${qtiId(q.id)}" type="${q3.itemResource}" href="items/${q.id}.xml">${keywords(q.tags ?? [])}<file href="items/${q.id}.xml"/>${(imagesOf.get(q.id) ?? []).map((name) => `<file href="${escapeXml(name)}"/>`).join("")}</resource>`,
   );
   const test = `<resource identifier="R_T1" type="${q3.testResource}" href="tests/test.xml"><file href="tests/test.xml"/>${questions.map((q) => `<dependency identifierref="R_${qtiId(q.id)}"/>`).join("")}</resource>`;
   const title = `<imsmd:lom><imsmd:general><imsmd:title><imsmd:string>${escapeXml(quiz.title)}</imsmd:string></imsmd:title>${quiz.description ? `<imsmd:description><imsmd:string>${escapeXml(quiz.description)}</imsmd:string></imsmd:description>` : ""}</imsmd:general></imsmd:lom>`;
@@ -53,6 +76,8 @@ type Names = ReturnType<typeof qtiNames>;
 /** What an item's interaction is written with: the names, and the response declarations it adds to. */
 interface ItemWriter {
   x: Names;
+  /** A text of the question as XML content: escaped plain text, or (content_format "html") its XHTML. */
+  content(s: string): string;
   declare(identifier: string, cardinality: string, baseType: string, correct: string[], mapping?: string): void;
   mapping(entries: [string, number, boolean?][], attrs: Record<string, string>): string;
   choices(list: { id: string; text: string; feedback?: string | null }[], tag?: string, attrs?: Record<string, string>): string;
@@ -184,7 +209,7 @@ const INTERACTIONS: PerType<QuizQuestion, Interaction, [ItemWriter]> = {
       ...(partial ? { rp: x.template("map_response") } : {}),
     };
   },
-  fill_in_blanks: (q, { x, declare, mapping }) => {
+  fill_in_blanks: (q, { x, declare, mapping, content }) => {
     const P = q.points;
     const share = q.scoring === "partial" ? P / q.blanks.length : 1;
     for (const b of q.blanks)
@@ -198,9 +223,12 @@ const INTERACTIONS: PerType<QuizQuestion, Interaction, [ItemWriter]> = {
           { upperBound: n(share) },
         ),
       );
-    const text = escapeXml(q.text).replace(/\{\{([^{}]*)\}\}/g, (_, id: string) =>
+    const html = q.content_format === "html";
+    const text = (html ? content(q.text) : escapeXml(q.text)).replace(/\{\{([^{}]*)\}\}/g, (_, id: string) =>
       x.el("textEntryInteraction", { responseIdentifier: qtiId(id) }),
     );
+    // HTML stands as written when it is blocks already, so that it reads back as it is; else it is a paragraph.
+    const blocks = html && /^<(p|div|ul|ol|dl|table|blockquote|pre|figure)[\s>]/.test(text);
     const sum = x.el("sum", {}, q.blanks.map((b) => x.el("mapResponse", { identifier: qtiId(b.id) })).join(""));
     const all = x.el(
       "and",
@@ -210,7 +238,7 @@ const INTERACTIONS: PerType<QuizQuestion, Interaction, [ItemWriter]> = {
         .join(""),
     );
     return {
-      body: `<p>${text.split("\n").join("<br/>")}</p>`,
+      body: blocks ? text : html ? `<p>${text}</p>` : `<p>${text.split("\n").join("<br/>")}</p>`,
       rp:
         q.scoring === "partial"
           ? x.rules(x.set("SCORE", sum))
@@ -226,12 +254,14 @@ const INTERACTIONS: PerType<QuizQuestion, Interaction, [ItemWriter]> = {
   },
 };
 
-function item(x: Names, q: QuizQuestion): string {
+function item(x: Names, q: QuizQuestion, xhtml?: (html: string) => string): string {
+  const content = xhtml ?? escapeXml;
   const decls: string[] = [];
   const outcome = `${x.el("outcomeDeclaration", { identifier: "SCORE", cardinality: "single", baseType: "float", normalMaximum: n(q.points) }, x.el("defaultValue", {}, x.el("value", {}, "0")))}${x.el("outcomeDeclaration", { identifier: "MAXSCORE", cardinality: "single", baseType: "float" }, x.el("defaultValue", {}, x.el("value", {}, n(q.points))))}${x.el("outcomeDeclaration", { identifier: "FEEDBACK", cardinality: "single", baseType: "identifier" })}`;
   const values = (list: string[]) => list.map((v) => x.el("value", {}, escapeXml(v))).join("");
   const writer: ItemWriter = {
     x,
+    content,
     declare: (identifier, cardinality, baseType, correct, mapping = "") => {
       decls.push(
         x.el(
@@ -257,15 +287,16 @@ function item(x: Names, q: QuizQuestion): string {
           x.el(
             tag,
             { identifier: qtiId(o.id), ...attrs },
-            `${escapeXml(o.text)}${o.feedback ? x.el("feedbackInline", { outcomeIdentifier: "FEEDBACK", identifier: qtiId(o.id), showHide: "show" }, escapeXml(o.feedback)) : ""}`,
+            `${content(o.text)}${o.feedback ? x.el("feedbackInline", { outcomeIdentifier: "FEEDBACK", identifier: qtiId(o.id), showHide: "show" }, content(o.feedback)) : ""}`,
           ),
         )
         .join(""),
   };
-  const prompt = paragraph(q.prompt, escapeXml);
+  // HTML is written as it is stored: it reads back the same (a plain text is one paragraph).
+  const prompt = xhtml ? xhtml(q.prompt) : paragraph(q.prompt, escapeXml);
   const { body, rp = x.template("match_correct") } = byType(INTERACTIONS, q, writer);
   const feedback = (id: string, text: string | null | undefined) =>
-    text ? x.el("modalFeedback", { outcomeIdentifier: "FEEDBACK", identifier: id, showHide: "show" }, escapeXml(text)) : "";
+    text ? x.el("modalFeedback", { outcomeIdentifier: "FEEDBACK", identifier: id, showHide: "show" }, content(text)) : "";
   const modal = `${feedback("correct", q.feedback.correct)}${feedback("incorrect", q.feedback.incorrect)}${feedback("explanation", q.explanation)}`;
   return x.document(
     "assessmentItem",

@@ -1,0 +1,1 @@
+ALTER TABLE `questions` ADD `content_format` text DEFAULT 'text' NOT NULL;
