@@ -226,7 +226,7 @@ describe("POST /lti/launch: where accepted launches land", () => {
   it("a learner → 303 to the player with a learner session for (user, quiz), tied to the launch, return_url from launch_presentation; its submission's grade goes back", async () => {
     const returnUrl = `${platform.issuer}/course/return`;
     const res = await toolLaunch(platform, {
-      payload: claimsFor({ [`https://purl.imsglobal.org/spec/lti/claim/launch_presentation`]: { return_url: returnUrl } }),
+      payload: claimsFor({ "https://purl.imsglobal.org/spec/lti/claim/launch_presentation": { return_url: returnUrl } }),
     });
     expect(await landing(res)).toBe("learner");
     const token = tokenOf(res);
@@ -254,7 +254,7 @@ describe("POST /lti/launch: where accepted launches land", () => {
   it("a return_url the safe-target rules refuse is left out", async () => {
     const res = await toolLaunch(platform, {
       payload: claimsFor({
-        [`https://purl.imsglobal.org/spec/lti/claim/launch_presentation`]: { return_url: "javascript:alert(1)" },
+        "https://purl.imsglobal.org/spec/lti/claim/launch_presentation": { return_url: "javascript:alert(1)" },
       }),
     });
     const current = await call("/v1/learner-sessions/current", { auth: tokenOf(res) });
