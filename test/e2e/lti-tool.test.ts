@@ -88,12 +88,16 @@ describe("the LTI tool in Chromium", () => {
       const player = page.waitForRequest((r) => r.url().startsWith(`${toolOrigin}/play/`), { timeout: 30_000 });
       await page.goto(lms.learnerUrl);
       expect(new URL((await player).url()).pathname).toBe("/play/");
+      // This Chromium refuses sessionStorage to third-party frames: the player keeps the token in
+      // the page's memory there and signs in inside the LMS's frame all the same.
+      const framedPlayer = await toolFrame(page, "Start the attempt");
+      expect(new URL(framedPlayer.url()).pathname).toBe("/play/");
       const report = page.waitForRequest((r) => r.url().startsWith(`${toolOrigin}/reports/`), { timeout: 30_000 });
       await page.goto(lms.instructorReportUrl);
       expect(new URL((await report).url()).pathname).toBe("/reports/");
-      // This Chromium denies sessionStorage to third-party frames, where both pages keep their
-      // token: opened at the top level (as Moodle's "new window" does) the report signs in from
-      // the fragment and shows the quiz.
+      // So does the report, and opened at the top level (as Moodle's "new window" does) it signs
+      // in from the fragment and shows the quiz too.
+      await toolFrame(page, "Local LMS sample quiz");
       problems.length = 0;
       const top = watch(await context.newPage());
       await top.goto(new URL(lms.instructorReportUrl).searchParams.get("login") ?? "");
