@@ -3,7 +3,7 @@
 // script or style, and its scripts never hand text to an HTML parser nor keep the token anywhere
 // but this tab's sessionStorage. (The player's behaviour in a real browser: test/e2e/player.test.ts.)
 import { describe, expect, it } from "vitest";
-import { PLAYER_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
+import { PLAYER_CONTENT_SECURITY_POLICY, SHARED_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
 import { BASE, fetchWorker } from "../support/call";
 
 const get = (path: string, init?: RequestInit) => fetchWorker(new Request(new URL(path, BASE), init));
@@ -17,6 +17,7 @@ const PLAYER_SCRIPTS = [
   "/play/screens.js",
   "/play/strings.js",
   "/play/text.js",
+  "/shared/content.js",
 ];
 
 const referencedUrls = (html: string) =>
@@ -26,7 +27,8 @@ const referencedUrls = (html: string) =>
 const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
 
 function expectPageHeaders(res: Response, path: string) {
-  expect(res.headers.get("content-security-policy"), path).toBe(PLAYER_CONTENT_SECURITY_POLICY);
+  const policy = path.startsWith("/shared/") ? SHARED_CONTENT_SECURITY_POLICY : PLAYER_CONTENT_SECURITY_POLICY;
+  expect(res.headers.get("content-security-policy"), path).toBe(policy);
   expect(res.headers.get("referrer-policy"), path).toBe("no-referrer");
   expect(res.headers.get("x-frame-options"), path).toBe("DENY");
   expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
