@@ -1,7 +1,7 @@
 // Formatted text (docs/content.md): an "html" question's texts shown as written, a "text" one's as
 // plain text. The one builder of both pages that show questions (the report, public/reports/, and
 // the player, public/play/text.js), served from /shared/ under the reports' policy. The stored HTML was sanitized when written, but this page never hands it to an HTML
-// parser (its Trusted Types policy forbids innerHTML, and a parser is the one place a mistake
+// parser (its Trusted Types policy forbids the HTML-parsing sinks, and a parser is the one place a mistake
 // would run code): it reads the stored form — tags `<name attr="value">`, text escaped with
 // &amp; &lt; &gt; &quot; &nbsp; — and builds the nodes itself with createElement and
 // setAttribute, checking the allow-list again on the way. Anything else shows as plain text.
