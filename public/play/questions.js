@@ -267,7 +267,7 @@ function fillInBlanks({ question, response, onChange, promptId }) {
   );
   // Only the inputs on the page (html not in the stored form is shown as text, built afresh), numbered in reading order.
   inputs = inputs.filter((input) => paragraph.contains(input));
-  inputs.forEach((input, i) => input.setAttribute("aria-label", blankLabel(i + 1, inputs.length)));
+  for (const [i, input] of inputs.entries()) input.setAttribute("aria-label", blankLabel(i + 1, inputs.length));
   return h("div", { class: "field" }, paragraph);
 }
 

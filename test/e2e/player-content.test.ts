@@ -125,7 +125,13 @@ describe("/play/ with formatted questions", () => {
       const img = page.locator(`${body} figure img`);
       expect(await img.getAttribute("alt")).toBe(CONTENT_IMAGE_ALT);
       expect(await img.getAttribute("src")).toBe(learner.asset.url);
-      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(6);
+      await expect
+        .poll(() =>
+          img.evaluate(
+            (el) => (el as { complete: boolean; naturalWidth: number }).complete && (el as { naturalWidth: number }).naturalWidth,
+          ),
+        )
+        .toBe(6);
       expect(await page.locator(`${body} figcaption`).textContent()).toBe("A picture of stripes.");
       expect(await page.locator(`${body}`).getByRole("img", { name: CONTENT_IMAGE_ALT }).count()).toBe(1);
       for (const name of ["Red", "Orange"]) {
@@ -248,7 +254,9 @@ describe("/play/ with formatted questions", () => {
         for (let n = 1; n <= 6; n++) {
           await goToQuestion(page, n);
           if (n === 3)
-            await expect.poll(() => page.locator(`${body} img`).evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(6);
+            await expect
+              .poll(() => page.locator(`${body} img`).evaluate((el) => (el as { naturalWidth: number }).naturalWidth))
+              .toBe(6);
           expect(await axeViolations(page), `question ${n}`).toEqual([]);
           expect(await noHorizontalScroll(page), `question ${n}`).toBe(true);
         }
