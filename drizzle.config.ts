@@ -10,6 +10,7 @@ export default defineConfig({
     "./src/db/roster-schema.ts",
     "./src/db/assets-schema.ts",
     "./src/db/sessions-schema.ts",
+    "./src/db/lti-tool-schema.ts",
   ],
   out: "./drizzle",
 });

@@ -13,7 +13,7 @@ import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { requestFrame } from "./middleware/frame";
 import { publicReadGuard, v1Guard } from "./middleware/guard";
 import { rateLimitOAuthEndpoints } from "./middleware/rate-limit";
-import { docsAssets, landingPage, playerAssets, reportsAssets, sharedAssets } from "./middleware/security-headers";
+import { docsAssets, landingPage, ltiToolAssets, playerAssets, reportsAssets, sharedAssets } from "./middleware/security-headers";
 import { refuseSessionTokensAtOAuth } from "./middleware/session-guard";
 import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
@@ -25,6 +25,7 @@ import { IMPORT_UPLOAD, importsRouter } from "./routes/imports";
 import { jobsRouter } from "./routes/jobs";
 import { learnerSessionsRouter } from "./routes/learner-sessions";
 import { jwksRouter, ltiRouter, quizLtiRouter } from "./routes/lti";
+import { framableByPlatforms, ltiToolRouter } from "./routes/lti-tool";
 import { oauthRouter } from "./routes/oauth";
 import { oauthClientsRouter } from "./routes/oauth-clients";
 import { problemsRouter } from "./routes/problems";
@@ -192,12 +193,20 @@ app.get("/docs", docsAssets());
 app.get("/docs/*", docsAssets());
 // The report a teacher looks at (public/reports/), under a policy as strict as the docs'; the
 // pattern also matches /reports, which the assets redirect to /reports/.
+// An LTI launch lands on the player or the report inside the LMS's frame: both may be framed by
+// the registered platforms' frame_origins (docs/lti.md).
+app.use("/reports/*", framableByPlatforms());
+app.use("/play/*", framableByPlatforms());
 app.get("/reports/*", reportsAssets());
 // The player a learner takes a quiz in (public/play/), opened with a learner session's
 // player_url (/play/#session=…); the same pattern serves /play, which the assets redirect to /play/.
 app.get("/play/*", playerAssets());
 // What both pages import (public/shared/content.js, the formatted-text builder), once.
 app.get("/shared/*", sharedAssets());
+// The LTI tool's pages (login, launch, deep linking: HTML, outside /v1) and their two files.
+app.get("/lti/auto-submit.js", ltiToolAssets());
+app.get("/lti/tool.css", ltiToolAssets());
+app.route("/lti", ltiToolRouter);
 
 app.notFound(notFoundOrMethodNotAllowed(() => app.routes));
 app.onError(onError);

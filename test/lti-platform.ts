@@ -6,7 +6,7 @@
 //   POST /p/<name>/setup        { client_id, audience? }: a platform with one RS256 key
 //   GET  /p/<name>/jwks         its public keys
 //   POST /p/<name>/keys/rotate  a new current key (the old one stays in the JWKS)
-//   POST /p/<name>/sign         { payload, key?: "current" | "stranger", kid? }: an id_token
+//   POST /p/<name>/sign         { payload, key?: "current" | "stranger", kid? (null: none) }: an id_token
 //   POST /p/<name>/tool-jwks    the tool's key set (the tests copy /.well-known/jwks.json here)
 //   POST /p/<name>/token        the token endpoint: verifies the client assertion (RFC 7523)
 //   POST /p/<name>/lineitems/<id>/scores   AGS scores: recorded with arrival time and in-flight count
@@ -15,9 +15,25 @@
 //   POST /p/<name>/roster       the course's members and how they are served (RosterPlan): { memberships_url }
 //   GET  /p/<name>/memberships  NRPS 2.0: a page of the membership container, Link rel="next" to the next
 //   GET  /p/<name>/roster-log   { pages: [{ page, status, accept }], tokens_granted }
+//
+// The LMS side of the tool's own pages (docs/lti.md), in the functions under "The tool's pages"
+// below: an OIDC authorization endpoint and a deep-linking return URL.
+//
+//   POST /p/<name>/launches     { payload, keep_nonce?, state? }: a staged launch → { hint }; the
+//                               login_hint (and lti_message_hint) that names it at the authorization endpoint
+//   GET  /p/<name>/auth         the OIDC authorization endpoint: checks the tool's request, signs the
+//                               staged payload with the request's nonce and answers a page that
+//                               posts id_token + state to redirect_uri (JSON with Accept: application/json)
+//   POST /p/<name>/deep-link-return   the deep-linking return URL: verifies the JWT with jose
+//                               against the tool's JWKS (tool_jwks_url, else the tool-jwks copy)
+//   GET  /p/<name>/course?login=<url>  a course page of this LMS that frames the tool's login URL
+//   POST /p/<name>/tool         { tool_jwks_url }: where the tool publishes its keys
+//   GET  /p/<name>/tool-log     { authorizations, deep_links }
+//
+// startLoopbackPlatform() serves it outside vitest too (npm run dev:lms, the e2e tests).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLocalJWKSet, exportJWK, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet, exportJWK, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from "jose";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
@@ -59,6 +75,7 @@ interface Platform {
   inFlight: number;
   maxInFlight: number;
   jwksFetches: number;
+  tool: ToolSide;
 }
 
 const platforms = new Map<string, Platform>();
@@ -159,11 +176,14 @@ async function handle(req: IncomingMessage, body: string, res: ServerResponse): 
       inFlight: 0,
       maxInFlight: 0,
       jwksFetches: 0,
+      tool: newToolSide(),
     });
     return json(res, 200, {
       issuer: `${base}/p/${name}`,
       jwks_url: `${base}/p/${name}/jwks`,
       token_url: `${base}/p/${name}/token`,
+      auth_login_url: `${base}/p/${name}/auth`,
+      deep_link_return_url: `${base}/p/${name}/deep-link-return`,
     });
   }
   const p = platforms.get(name);
@@ -177,11 +197,13 @@ async function handle(req: IncomingMessage, body: string, res: ServerResponse): 
     return json(res, 200, { kid: p.keys[0]?.kid });
   }
   if (action === "sign") {
-    const input = JSON.parse(body) as { payload: Record<string, unknown>; key?: "current" | "stranger"; kid?: string };
+    const input = JSON.parse(body) as { payload: Record<string, unknown>; key?: "current" | "stranger"; kid?: string | null };
     const current = p.keys[0] as Key;
     const key = input.key === "stranger" ? await newKey() : current;
+    // kid null: a header without one (a known-bad launch of the certification).
+    const kid = input.kid === null ? {} : { kid: input.kid ?? current.kid };
     const idToken = await new SignJWT(input.payload)
-      .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: input.kid ?? current.kid })
+      .setProtectedHeader({ alg: "RS256", typ: "JWT", ...kid })
       .sign(key.privateKey);
     return json(res, 200, { id_token: idToken });
   }
@@ -207,10 +229,12 @@ async function handle(req: IncomingMessage, body: string, res: ServerResponse): 
     return json(res, 200, { scores: p.scores, tokens: p.tokenLog, max_in_flight: p.maxInFlight, jwks_fetches: p.jwksFetches });
   if (action === "roster" || action === "memberships" || action === "roster-log")
     return rosterAction(p, name, action, req, url, body, res);
+  if (await handleToolSide(p, name, req, url, body, res)) return;
   return json(res, 404, {});
 }
 
-export default async function setup(project: TestProject) {
+/** Serves the platform on 127.0.0.1 (`host` names it in its URLs: e.g. localhost, another site than the tool's 127.0.0.1). */
+export async function startLoopbackPlatform(options: { port?: number; host?: string } = {}) {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -218,13 +242,122 @@ export default async function setup(project: TestProject) {
       handle(req, Buffer.concat(chunks).toString("utf8"), res).catch((error) => json(res, 500, { error: String(error) }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  project.provide("ltiPlatformUrl", base);
-  return async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  base = `http://${options.host ?? "127.0.0.1"}:${(server.address() as AddressInfo).port}`;
+  return {
+    url: base,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
+}
+
+export default async function setup(project: TestProject) {
+  const platform = await startLoopbackPlatform();
+  project.provide("ltiPlatformUrl", platform.url);
+  return platform.close;
+}
+
+// ---- The tool's pages: the platform's OIDC authorization endpoint and deep-linking return URL ----
+
+interface StagedLaunch {
+  payload: Record<string, unknown>;
+  /** Sign the payload's own nonce instead of the tool's (a known-bad launch). */
+  keepNonce: boolean;
+  /** Post this state instead of the tool's. */
+  state: string | undefined;
+}
+
+interface ToolSide {
+  staged: Map<string, StagedLaunch>;
+  toolJwksUrl: string | undefined;
+  authorizations: { query: Record<string, string>; ok: boolean; error?: string }[];
+  deepLinks: { ok: boolean; error?: string; header?: unknown; payload?: Record<string, unknown> }[];
+}
+
+const newToolSide = (): ToolSide => ({ staged: new Map(), toolJwksUrl: undefined, authorizations: [], deepLinks: [] });
+
+function html(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { "content-type": "text/html; charset=utf-8", connection: "close" }).end(body);
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+
+/** The form_post answer of an OIDC authorization endpoint: a page that posts itself to redirect_uri. */
+function autoPost(action: string, fields: Record<string, string>): string {
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join("");
+  return `<!doctype html><html lang="en"><head><title>Signing in</title></head><body><form method="post" action="${escapeHtml(action)}">${inputs}<button type="submit">Continue</button></form><script>document.forms[0].submit()</script></body></html>`;
+}
+
+/** GET /p/<name>/auth: the checks an LMS makes of the tool's authentication request (LTI Core 1.3 §5.1.1.2), then the signed launch. */
+async function authorize(p: Platform, req: IncomingMessage, url: URL, res: ServerResponse): Promise<void> {
+  const query = Object.fromEntries(url.searchParams);
+  const refuse = (error: string) => {
+    p.tool.authorizations.push({ query, ok: false, error });
+    return json(res, 400, { error });
+  };
+  const expected: Record<string, string> = {
+    scope: "openid",
+    response_type: "id_token",
+    response_mode: "form_post",
+    prompt: "none",
+    client_id: p.clientId,
+  };
+  for (const [param, value] of Object.entries(expected)) if (query[param] !== value) return refuse(`${param} must be ${value}`);
+  for (const param of ["redirect_uri", "login_hint", "state", "nonce"]) if (!query[param]) return refuse(`${param} missing`);
+  const staged = p.tool.staged.get(query.login_hint ?? "");
+  if (!staged) return refuse("login_hint names no staged launch");
+  if (query.lti_message_hint !== query.login_hint) return refuse("lti_message_hint is not the one the login initiation sent");
+  p.tool.authorizations.push({ query, ok: true });
+  const current = p.keys[0] as Key;
+  // A staged launch without times is signed as of now, so a link to it (npm run dev:lms) works whenever it is opened.
+  const now = Math.floor(Date.now() / 1000);
+  const timed = { iat: now, exp: now + 300, ...staged.payload };
+  const payload = staged.keepNonce ? timed : { ...timed, nonce: query.nonce };
+  const idToken = await new SignJWT(payload)
+    .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: current.kid })
+    .sign(current.privateKey);
+  const fields = { id_token: idToken, state: staged.state ?? (query.state as string) };
+  if (req.headers.accept === "application/json") return json(res, 200, { ...fields, redirect_uri: query.redirect_uri });
+  return html(res, 200, autoPost(query.redirect_uri as string, fields));
+}
+
+/** POST /p/<name>/deep-link-return: the LtiDeepLinkingResponse, verified as an LMS verifies it. */
+async function deepLinkReturn(p: Platform, name: string, body: string, res: ServerResponse): Promise<void> {
+  const jwt = new URLSearchParams(body).get("JWT") ?? "";
+  try {
+    const keys = p.tool.toolJwksUrl ? createRemoteJWKSet(new URL(p.tool.toolJwksUrl)) : createLocalJWKSet(p.toolJwks);
+    const { payload, protectedHeader } = await jwtVerify(jwt, keys, {
+      algorithms: ["RS256"],
+      issuer: p.clientId,
+      audience: `${base}/p/${name}`,
+      maxTokenAge: 300,
+    });
+    p.tool.deepLinks.push({ ok: true, header: protectedHeader, payload });
+    const items = (payload["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"] as { title?: string }[]) ?? [];
+    return html(
+      res,
+      200,
+      `<!doctype html><html lang="en"><head><title>Deep linking received</title></head><body><h1 id="received">Received ${items.length} item(s)</h1><ul>${items.map((i) => `<li>${escapeHtml(String(i.title))}</li>`).join("")}</ul></body></html>`,
+    );
+  } catch (error) {
+    p.tool.deepLinks.push({ ok: false, error: String(error) });
+    return json(res, 400, { error: String(error) });
+  }
+}
+
+/** GET /p/<name>/course?login=<url>: a course page of this LMS showing the tool in a frame. */
+function course(url: URL, res: ServerResponse): void {
+  const login = url.searchParams.get("login") ?? "about:blank";
+  html(
+    res,
+    200,
+    `<!doctype html><html lang="en"><head><title>Course</title></head><body><h1>Course page</h1><iframe id="tool" title="Quiz" src="${escapeHtml(login)}" width="900" height="600"></iframe></body></html>`,
+  );
 }
 
 // ——— Names and Role Provisioning Services 2.0 (the roster) ———
@@ -333,4 +466,30 @@ async function rosterAction(
     links.push(`<${host}/p/${name}/memberships?page=${page + 1}>; title="page, next"; rel="next"`);
   }
   return answer(200, payload, { link: links.join(", ") });
+}
+
+/** The routes of the tool's side; false when the action is none of them. */
+async function handleToolSide(
+  p: Platform,
+  name: string,
+  req: IncomingMessage,
+  url: URL,
+  body: string,
+  res: ServerResponse,
+): Promise<boolean> {
+  const action = url.pathname.split("/")[3];
+  if (action === "launches" && req.method === "POST") {
+    const input = JSON.parse(body) as { payload: Record<string, unknown>; keep_nonce?: boolean; state?: string };
+    const hint = `hint-${crypto.randomUUID()}`;
+    p.tool.staged.set(hint, { payload: input.payload, keepNonce: input.keep_nonce === true, state: input.state });
+    json(res, 200, { hint });
+  } else if (action === "auth" && req.method === "GET") await authorize(p, req, url, res);
+  else if (action === "deep-link-return" && req.method === "POST") await deepLinkReturn(p, name, body, res);
+  else if (action === "course" && req.method === "GET") course(url, res);
+  else if (action === "tool" && req.method === "POST") {
+    p.tool.toolJwksUrl = (JSON.parse(body) as { tool_jwks_url?: string }).tool_jwks_url;
+    json(res, 200, {});
+  } else if (action === "tool-log") json(res, 200, { authorizations: p.tool.authorizations, deep_links: p.tool.deepLinks });
+  else return false;
+  return true;
 }

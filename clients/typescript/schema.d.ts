@@ -4967,6 +4967,10 @@ export interface components {
          *           "auth_token_url": "https://sso.canvaslms.com/login/oauth2/token",
          *           "jwks_url": "https://sso.canvaslms.com/api/lti/security/jwks",
          *           "audience": null,
+         *           "auth_login_url": "https://sso.canvaslms.com/api/lti/authorize_redirect",
+         *           "frame_origins": [
+         *             "https://school.instructure.com"
+         *           ],
          *           "created_at": "2026-11-20T09:00:00.000Z",
          *           "updated_at": "2026-11-20T09:00:00.000Z"
          *         }
@@ -4990,6 +4994,10 @@ export interface components {
          *       "auth_token_url": "https://sso.canvaslms.com/login/oauth2/token",
          *       "jwks_url": "https://sso.canvaslms.com/api/lti/security/jwks",
          *       "audience": null,
+         *       "auth_login_url": "https://sso.canvaslms.com/api/lti/authorize_redirect",
+         *       "frame_origins": [
+         *         "https://school.instructure.com"
+         *       ],
          *       "created_at": "2026-11-20T09:00:00.000Z",
          *       "updated_at": "2026-11-20T09:00:00.000Z"
          *     }
@@ -5003,6 +5011,8 @@ export interface components {
             auth_token_url: string;
             jwks_url: string;
             audience: string | null;
+            auth_login_url: string | null;
+            frame_origins: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5016,7 +5026,11 @@ export interface components {
          *         "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"
          *       ],
          *       "auth_token_url": "https://sso.canvaslms.com/login/oauth2/token",
-         *       "jwks_url": "https://sso.canvaslms.com/api/lti/security/jwks"
+         *       "jwks_url": "https://sso.canvaslms.com/api/lti/security/jwks",
+         *       "auth_login_url": "https://sso.canvaslms.com/api/lti/authorize_redirect",
+         *       "frame_origins": [
+         *         "https://school.instructure.com"
+         *       ]
          *     }
          */
         LtiPlatformCreate: {
@@ -5054,6 +5068,19 @@ export interface components {
              * @example https://sso.canvaslms.com/login/oauth2/token
              */
             audience?: string | null;
+            /**
+             * Format: uri
+             * @description The platform's OIDC authorization endpoint, where /lti/login sends the browser (Canvas: https://sso.canvaslms.com/api/lti/authorize_redirect; Moodle: <site>/mod/lti/auth.php). Needed for launches through the tool's pages; safe-target rules as for auth_token_url.
+             * @example https://sso.canvaslms.com/api/lti/authorize_redirect
+             */
+            auth_login_url?: string | null;
+            /**
+             * @description Origins (https://host[:port], no path) where the LMS frames the tool: added to frame-ancestors of the tool's pages and the player. At most 10.
+             * @example [
+             *       "https://school.instructure.com"
+             *     ]
+             */
+            frame_origins?: string[];
         };
         /**
          * @example {
@@ -5098,6 +5125,19 @@ export interface components {
              * @example https://sso.canvaslms.com/login/oauth2/token
              */
             audience?: string | null;
+            /**
+             * Format: uri
+             * @description null: no launches through the tool's pages.
+             * @example https://sso.canvaslms.com/api/lti/authorize_redirect
+             */
+            auth_login_url?: string | null;
+            /**
+             * @description Origins (https://host[:port], no path) where the LMS frames the tool: added to frame-ancestors of the tool's pages and the player. At most 10.
+             * @example [
+             *       "https://school.instructure.com"
+             *     ]
+             */
+            frame_origins?: string[];
         };
         /**
          * @example {
@@ -20295,6 +20335,10 @@ export interface operations {
                      *       "auth_token_url": "https://sso.canvaslms.com/login/oauth2/token",
                      *       "jwks_url": "https://sso.canvaslms.com/api/lti/security/jwks",
                      *       "audience": null,
+                     *       "auth_login_url": "https://sso.canvaslms.com/api/lti/authorize_redirect",
+                     *       "frame_origins": [
+                     *         "https://school.instructure.com"
+                     *       ],
                      *       "created_at": "2026-11-20T09:00:00.000Z",
                      *       "updated_at": "2026-11-23T09:30:00.000Z"
                      *     }

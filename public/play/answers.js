@@ -37,7 +37,13 @@ const newer = (a, b) => {
 };
 
 /** The device's record of a submission, dropped once it is graded. */
-export const forgetDevice = (submissionId) => localStorage.removeItem(deviceKey(submissionId));
+export const forgetDevice = (submissionId) => {
+  try {
+    localStorage.removeItem(deviceKey(submissionId));
+  } catch {
+    // Storage refused (a third-party frame): there is no device copy to forget.
+  }
+};
 
 export class AnswerBook {
   /**

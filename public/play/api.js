@@ -3,6 +3,8 @@
 // this tab's sessionStorage and taken out of the address bar, so it is in no URL the server sees,
 // no history entry, no Referer (the page and every request say no-referrer) and never in
 // localStorage. It travels only in the Authorization header of requests to this origin's /v1/.
+import { tabStore } from "./tab-store.js";
+
 const SESSION_KEY = "quiz-player:session";
 
 /** The session's token: a new one from the fragment replaces the tab's; null when there is none. */
@@ -14,8 +16,8 @@ export function takeSessionToken() {
     const rest = fragment.toString();
     window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}${rest ? `#${rest}` : ""}`);
   }
-  if (fromUrl) sessionStorage.setItem(SESSION_KEY, fromUrl);
-  return sessionStorage.getItem(SESSION_KEY);
+  if (fromUrl) tabStore.setItem(SESSION_KEY, fromUrl);
+  return tabStore.getItem(SESSION_KEY);
 }
 
 let token = null;

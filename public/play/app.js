@@ -25,6 +25,7 @@ import {
   TEXT,
   when,
 } from "./strings.js";
+import { tabStore } from "./tab-store.js";
 import { renderText } from "./text.js";
 
 /** The attempt this tab is in, so that a reload goes straight back to it. */
@@ -81,7 +82,7 @@ async function boot() {
   document.title = `${current.quiz.title} — Quiz`;
   byId("bar-title").textContent = current.quiz.title;
   byId("attempt-title").textContent = current.quiz.title;
-  const remembered = sessionStorage.getItem(ATTEMPT_KEY);
+  const remembered = tabStore.getItem(ATTEMPT_KEY);
   const mine = current.submissions.find((s) => s.id === remembered);
   if (mine) return openAttempt(mine.id);
   showStart();
@@ -200,7 +201,7 @@ async function openAttempt(submissionId) {
   } catch (error) {
     return failure(error);
   }
-  sessionStorage.setItem(ATTEMPT_KEY, submissionId);
+  tabStore.setItem(ATTEMPT_KEY, submissionId);
   if (submission.status !== "open") return showResult(submission);
   const questions = [...(submission.questions ?? [])].sort((a, b) => a.position - b.position);
   // Each presented question comes with the submission (questions[].question); without them there is nothing to show.
@@ -222,7 +223,7 @@ async function openAttempt(submissionId) {
         byId("question-error").textContent = attempt.errors.get(questionId);
     },
   });
-  const stored = Number(sessionStorage.getItem(positionKey(submissionId)));
+  const stored = Number(tabStore.getItem(positionKey(submissionId)));
   attempt = {
     submission,
     questions,
@@ -292,7 +293,7 @@ function renderNav() {
 function goTo(index) {
   if (!attempt) return;
   attempt.index = Math.max(0, Math.min(index, attempt.questions.length - 1));
-  sessionStorage.setItem(positionKey(attempt.submission.id), String(attempt.index));
+  tabStore.setItem(positionKey(attempt.submission.id), String(attempt.index));
   renderNav();
   renderQuestion();
   show("attempt");
@@ -529,7 +530,7 @@ async function showResult(submission) {
         type: "button",
         class: "secondary",
         onclick: () => {
-          sessionStorage.removeItem(ATTEMPT_KEY);
+          tabStore.removeItem(ATTEMPT_KEY);
           showStart();
         },
       },

@@ -4,10 +4,48 @@
 // a path, and a redirect is refused rather than followed.
 const STORAGE_KEY = "quiz-reports:credential";
 
+// Where the browser refuses sessionStorage (a third-party frame with storage blocked, as an LMS
+// frames the report after an instructor's launch), the credential is kept in this page's memory
+// instead: signed in until the page is left.
+let inMemory = null;
+const tabStorage = () => {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+};
+const attempt = (use, fallback) => {
+  const storage = tabStorage();
+  if (storage)
+    try {
+      return use(storage);
+    } catch {
+      // Refused on use rather than on access: fall through to memory.
+    }
+  return fallback();
+};
+
 export const credential = {
-  get: () => sessionStorage.getItem(STORAGE_KEY),
-  set: (value) => sessionStorage.setItem(STORAGE_KEY, value),
-  clear: () => sessionStorage.removeItem(STORAGE_KEY),
+  get: () =>
+    attempt(
+      (s) => s.getItem(STORAGE_KEY) ?? inMemory,
+      () => inMemory,
+    ),
+  set: (value) => {
+    inMemory = value;
+    attempt(
+      (s) => s.setItem(STORAGE_KEY, value),
+      () => undefined,
+    );
+  },
+  clear: () => {
+    inMemory = null;
+    attempt(
+      (s) => s.removeItem(STORAGE_KEY),
+      () => undefined,
+    );
+  },
 };
 
 /** A non-2xx answer: its status and, when it sent one, its problem body (RFC 9457). */

@@ -16,6 +16,10 @@ export const ltiPlatforms = sqliteTable(
     jwksUrl: text("jwks_url").notNull(),
     /** The `aud` of the client assertion; null: the token URL. */
     audience: text("audience"),
+    /** The platform's OIDC authorization endpoint, where /lti/login sends the browser; null: no launches through the tool's pages. */
+    authLoginUrl: text("auth_login_url"),
+    /** Origins that may frame the tool's pages (frame-ancestors), besides the tool's own. */
+    frameOrigins: text("frame_origins", { mode: "json" }).$type<string[]>().notNull().default([]),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -38,11 +38,34 @@ export const REPORTS_CONTENT_SECURITY_POLICY = [
 ].join("; ");
 
 /**
+ * The policy of the LTI tool's pages (/lti/*, docs/lti.md): the reports' policy, but framable by
+ * this origin and the LMS origins a platform registered (`frame_origins`), since an LMS shows the
+ * tool in a frame; and forms may post to this origin and to the targets a page names (the
+ * deep-linking answer posts to the platform's return URL). Origins come validated
+ * (src/domain/web-origin.ts): no space, semicolon or wildcard can widen the policy.
+ */
+export function toolContentSecurityPolicy(frameOrigins: readonly string[], formTargets: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    ["form-action 'self'", ...formTargets].join(" "),
+    ["frame-ancestors 'self'", ...frameOrigins].join(" "),
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
+  ].join("; ");
+}
+
+/**
  * The policy of the player (/play/): the same directives as the report's, kept apart so that
  * neither page's needs widen the other's. The page talks to this origin's API only
  * (connect-src 'self'), writes every text from the API as a text node (Trusted Types with no
  * policy), and is never framed (frame-ancestors 'none'): a page that takes answers must not sit
- * under another site's clicks. Its token arrives in the URL's fragment, which no request carries.
+ * under another site's clicks — but for the LMS origins registered as LTI platforms'
+ * frame_origins, where launches land (src/routes/lti-tool/framing.ts). Its token arrives in the URL's fragment, which no request carries.
  */
 export const PLAYER_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

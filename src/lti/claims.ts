@@ -10,6 +10,8 @@ const CLAIM = {
   context: "https://purl.imsglobal.org/spec/lti/claim/context",
   roles: "https://purl.imsglobal.org/spec/lti/claim/roles",
   custom: "https://purl.imsglobal.org/spec/lti/claim/custom",
+  launchPresentation: "https://purl.imsglobal.org/spec/lti/claim/launch_presentation",
+  deepLinkingSettings: "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings",
   ags: "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint",
   nrps: "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice",
 } as const;
@@ -67,12 +69,44 @@ export interface LaunchClaims {
   resourceLink: Record<string, string> | undefined;
   context: Record<string, string> | null;
   roles: string[];
+  /** Whether the roles claim was an array (an empty one counts): without it the launch is refused. */
+  rolesSent: boolean;
   name: string;
   email: string | null;
   customQuizId: string | undefined;
   ags: { lineitem: string | null; scopes: string[] } | null;
   /** The NRPS claim's context_memberships_url; null without one. */
   membershipsUrl: string | null;
+  /** launch_presentation.return_url as sent (the tool judges it before using it). */
+  returnUrl: string | undefined;
+  deepLinking: DeepLinkingSettings | undefined;
+}
+
+/** The deep_linking_settings claim of an LtiDeepLinkingRequest (LTI Deep Linking 2.0 §4.4.1). */
+interface DeepLinkingSettings {
+  returnUrl: string | undefined;
+  acceptTypes: string[];
+  acceptMultiple: boolean;
+  /** False only when the platform said false: line items are then left out of the response. */
+  acceptLineitem: boolean;
+  /** Echoed in the response as sent, when sent (a platform's opaque value). */
+  data: string | undefined;
+}
+
+function deepLinkingOf(payload: JWTPayload): DeepLinkingSettings | undefined {
+  const claim = payload[CLAIM.deepLinkingSettings];
+  if (claim === undefined) return undefined;
+  const settings = record(claim);
+  const url = settings.deep_link_return_url;
+  return {
+    returnUrl: typeof url === "string" && url.length <= MAX_URL ? url : undefined,
+    acceptTypes: Array.isArray(settings.accept_types)
+      ? settings.accept_types.filter((t): t is string => typeof t === "string").slice(0, 20)
+      : [],
+    acceptMultiple: settings.accept_multiple === true,
+    acceptLineitem: settings.accept_lineitem !== false,
+    data: typeof settings.data === "string" && settings.data.length <= 4096 ? settings.data : undefined,
+  };
 }
 
 /** A person's name from the claims (or an NRPS member): `name`, else given and family names; "" when the platform sends none. */
@@ -141,19 +175,42 @@ export function readClaims(payload: JWTPayload): LaunchClaims {
     resourceLink: linkId === undefined ? undefined : { ...strings(link, { title: MAX_NAME, description: MAX_TEXT }), id: linkId },
     context: contextId === undefined ? null : { ...strings(context, { label: MAX_NAME, title: MAX_NAME }), id: contextId },
     roles: rolesOf(roles),
+    rolesSent: Array.isArray(roles),
     name: nameOf(payload),
     email: emailOf(payload),
     customQuizId: typeof customQuizId === "string" ? customQuizId : undefined,
     ags: agsOf(payload),
     membershipsUrl: membershipsUrlOf(payload),
+    returnUrl: (() => {
+      const url = record(payload[CLAIM.launchPresentation]).return_url;
+      return typeof url === "string" && url.length <= MAX_URL ? url : undefined;
+    })(),
+    deepLinking: deepLinkingOf(payload),
   };
 }
 
-/** Roles that make a launched user an instructor (LIS membership roles); everyone else is a student, never admin. */
-const TEACHING_ROLES = [
-  "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
-  "http://purl.imsglobal.org/vocab/lis/v2/membership#ContentDeveloper",
-  "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant",
-];
+/**
+ * The roles that make a launch an instructor's (LTI Core 1.3 §5.3.7 and its role vocabularies):
+ * Instructor, TeachingAssistant, ContentDeveloper and Administrator, as context (membership),
+ * institution or system roles, as full URIs or the short names LTI 1.3 still admits. Anyone else —
+ * Learner, Mentor, an unknown role, no role at all — is a learner.
+ */
+const TEACHING_NAMES = new Set(["Instructor", "TeachingAssistant", "ContentDeveloper", "Administrator"]);
+const LIS = "http://purl.imsglobal.org/vocab/lis/v2/";
+const ROLE_VOCABULARIES = [`${LIS}membership#`, `${LIS}institution/person#`, `${LIS}system/person#`];
+/** A context sub-role, `membership/<role>#<sub-role>`: a teaching role's sub-roles teach, and so does any TeachingAssistant. */
+const SUB_ROLE = /^http:\/\/purl\.imsglobal\.org\/vocab\/lis\/v2\/membership\/(\w+)#(\w+)$/;
 
-export const roleOf = (roles: readonly string[]) => (roles.some((r) => TEACHING_ROLES.includes(r)) ? "instructor" : "student");
+function isTeachingRole(role: string): boolean {
+  if (TEACHING_NAMES.has(role)) return true;
+  const vocabulary = ROLE_VOCABULARIES.find((prefix) => role.startsWith(prefix));
+  if (vocabulary !== undefined) return TEACHING_NAMES.has(role.slice(vocabulary.length));
+  const sub = SUB_ROLE.exec(role);
+  return sub !== null && (TEACHING_NAMES.has(sub[1] ?? "") || sub[2] === "TeachingAssistant");
+}
+
+/** Whether the launch is an instructor's (any teaching role), else a learner's. */
+export const teaches = (roles: readonly string[]) => roles.some(isTeachingRole);
+
+/** The role a launched user is created with: instructor for a teaching role, else student; never admin. */
+export const roleOf = (roles: readonly string[]) => (teaches(roles) ? "instructor" : "student");

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { WakeUps } from "../db/after-commit";
 import { ltiLaunches, ltiLinks } from "../db/lti-schema";
 import { quizzes } from "../db/schema";
@@ -21,18 +21,23 @@ type LaunchRow = typeof ltiLaunches.$inferSelect;
 const NONCE_MARGIN_SECONDS = 5 * 60;
 
 /**
- * Uses the nonce up: an insert under the primary key (platform, SHA-256 of the nonce), so of two
- * launches with one token exactly one lands. Kept until the token could no longer pass the exp
- * and iat checks, and 5 minutes more; the cron deletes it then.
+ * The statement that uses the nonce up: an insert under the primary key (platform, SHA-256 of the
+ * nonce), so of two launches with one token exactly one lands (it returns a row; a replay returns
+ * none). `onlyIf` makes it conditional (the tool's launch: only under the state it claimed). Kept
+ * until the token could no longer pass the exp and iat checks, and 5 minutes more; the cron
+ * deletes it then.
  */
-async function claimNonce(db: Database, launch: VerifiedLaunch): Promise<void> {
+export async function nonceInsert(launch: VerifiedLaunch, onlyIf: SQL = sql`1`): Promise<SQL> {
   const { claims, platform } = launch;
   const lastAcceptable = Math.min(claims.exp, claims.iat + IAT_WINDOW_SECONDS);
-  const rows = await db.all(
-    sql`INSERT INTO lti_nonces (platform_id, nonce_hash, expires_at)
-        VALUES (${platform.id}, ${await sha256Hex(claims.nonce)}, ${isoNow((lastAcceptable + NONCE_MARGIN_SECONDS) * 1000)})
-        ON CONFLICT DO NOTHING RETURNING 1`,
-  );
+  return sql`INSERT INTO lti_nonces (platform_id, nonce_hash, expires_at)
+      SELECT ${platform.id}, ${await sha256Hex(claims.nonce)}, ${isoNow((lastAcceptable + NONCE_MARGIN_SECONDS) * 1000)}
+      WHERE ${onlyIf}
+      ON CONFLICT DO NOTHING RETURNING 1`;
+}
+
+async function claimNonce(db: Database, launch: VerifiedLaunch): Promise<void> {
+  const rows = await db.all(await nonceInsert(launch));
   if (rows.length === 0) throw refused("replayed_nonce", "this nonce was used by an earlier launch.");
 }
 
@@ -68,9 +73,8 @@ function serializeLaunch(row: LaunchRow) {
   };
 }
 
-export async function acceptLaunch(env: Env, db: Database, wakeUps: WakeUps, idToken: string) {
-  const launch = await verifyIdToken(env, db, idToken);
-  await claimNonce(db, launch);
+/** The launch's user (found or made) and quiz, and the launch row that records them. */
+export async function recordLaunch(db: Database, wakeUps: WakeUps, launch: VerifiedLaunch): Promise<LaunchRow> {
   const { claims, platform } = launch;
   const [userId, quizId] = await Promise.all([userForLaunch(db, wakeUps, platform.id, claims), quizFor(db, launch)]);
   const row: LaunchRow = {
@@ -89,7 +93,13 @@ export async function acceptLaunch(env: Env, db: Database, wakeUps: WakeUps, idT
     createdAt: isoNow(),
   };
   await db.insert(ltiLaunches).values(row);
-  return serializeLaunch(row);
+  return row;
+}
+
+export async function acceptLaunch(env: Env, db: Database, wakeUps: WakeUps, idToken: string) {
+  const launch = await verifyIdToken(env, db, idToken);
+  await claimNonce(db, launch);
+  return serializeLaunch(await recordLaunch(db, wakeUps, launch));
 }
 
 /** A launch, for tying a submission to it; undefined when there is none. */

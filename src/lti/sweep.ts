@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { statement } from "../db/statements";
 import type { Database } from "../env";
 import { isoNow } from "../lib/time";
 import { wakePassbacks } from "./wake-passbacks";
@@ -10,7 +11,7 @@ const DELETE_BATCH = 5000;
 
 /**
  * The cron's share of LTI, every minute: nonces past the time their token could still be
- * accepted are deleted, and ledger rows left pending without a wake-up (a hand-over that failed,
+ * accepted are deleted, and so are login states and tool tickets past their expiry; and ledger rows left pending without a wake-up (a hand-over that failed,
  * a message dead-lettered, a worker that died holding the lease) are handed to the queue again.
  * Bounded statements: a backlog takes several runs.
  */
@@ -20,6 +21,17 @@ export async function sweepLti(env: Env, db: Database, nowMs = Date.now()): Prom
   await db.run(
     sql`DELETE FROM lti_nonces WHERE rowid IN (SELECT rowid FROM lti_nonces WHERE expires_at < ${now} LIMIT ${DELETE_BATCH})`,
   );
+  // Logins and tickets past their time can never be used (every read checks expires_at): dropped.
+  await db.$client.batch([
+    statement(
+      db,
+      sql`DELETE FROM lti_login_states WHERE rowid IN (SELECT rowid FROM lti_login_states WHERE expires_at < ${now} LIMIT ${DELETE_BATCH})`,
+    ),
+    statement(
+      db,
+      sql`DELETE FROM lti_tickets WHERE rowid IN (SELECT rowid FROM lti_tickets WHERE expires_at < ${now} LIMIT ${DELETE_BATCH})`,
+    ),
+  ]);
   const forgotten = await db.all<{ id: string }>(sql`
     SELECT id FROM lti_passbacks
     WHERE status = 'pending' AND updated_at < ${before} AND coalesce(next_retry_at, '') < ${before}

@@ -23,6 +23,7 @@ const LAUNCH_CHECKS = [
   "malformed_token",
   "unknown_issuer",
   "wrong_audience",
+  "missing_kid",
   "jwks_unavailable",
   "bad_signature",
   "expired",
@@ -32,6 +33,7 @@ const LAUNCH_CHECKS = [
   "wrong_version",
   "missing_sub",
   "missing_resource_link",
+  "missing_roles",
   "missing_nonce",
   "replayed_nonce",
 ] as const;
@@ -52,6 +54,8 @@ export function refused(check: LaunchCheck, why: string): ApiError {
 export interface VerifiedLaunch {
   platform: PlatformRow;
   claims: LaunchClaims & { sub: string; deploymentId: string; nonce: string; exp: number; iat: number };
+  messageType: MessageType;
+  /** The resource link (its id always present for LtiResourceLinkRequest); empty for deep linking. */
   resourceLink: Record<string, string>;
 }
 
@@ -93,6 +97,9 @@ async function checkSignature(
   platform: PlatformRow,
   nowMs: number,
 ): Promise<void> {
+  // The Security Framework (§6.3) has the platform name its key: without a kid, a set of several
+  // keys leaves "any of them" as the rule, and the certification refuses such a launch.
+  if (kid === undefined) throw refused("missing_kid", "the token's header names no kid.");
   const policy = config(env).webhooks.urlPolicy;
   let keySet: Awaited<ReturnType<typeof platformKeySet>>;
   try {
@@ -110,8 +117,20 @@ async function checkSignature(
   }
 }
 
-/** Every check but the nonce's: the platform, and the claims the launch is made of. */
-export async function verifyIdToken(env: Env, db: Database, idToken: string, nowMs = Date.now()): Promise<VerifiedLaunch> {
+/** The message types a launch may be; /v1/lti/launches takes resource links only. */
+export type MessageType = "LtiResourceLinkRequest" | "LtiDeepLinkingRequest";
+
+/**
+ * Every check but the nonce's: the platform, and the claims the launch is made of. A resource
+ * link launch must name its link; a deep-linking request has none (its settings are the tool's to check).
+ */
+export async function verifyIdToken(
+  env: Env,
+  db: Database,
+  idToken: string,
+  nowMs = Date.now(),
+  messageTypes: readonly MessageType[] = ["LtiResourceLinkRequest"],
+): Promise<VerifiedLaunch> {
   const { kid, payload } = decode(idToken);
   const platform = await platformFor(db, payload);
   await checkSignature(env, idToken, kid, platform, nowMs);
@@ -126,11 +145,13 @@ export async function verifyIdToken(env: Env, db: Database, idToken: string, now
     throw refused("issued_at", "iat must be within 5 minutes of now.");
   if (claims.deploymentId === undefined || !platform.deploymentIds.includes(claims.deploymentId))
     throw refused("unknown_deployment", "the deployment_id is not one of the platform's deployment_ids.");
-  if (claims.messageType !== "LtiResourceLinkRequest")
-    throw refused("wrong_message_type", "message_type must be LtiResourceLinkRequest.");
+  const messageType = messageTypes.find((type) => type === claims.messageType);
+  if (messageType === undefined) throw refused("wrong_message_type", `message_type must be ${messageTypes.join(" or ")}.`);
   if (claims.version !== "1.3.0") throw refused("wrong_version", "version must be 1.3.0.");
   if (claims.sub === undefined) throw refused("missing_sub", "the token has no sub (an anonymous launch).");
-  if (claims.resourceLink === undefined) throw refused("missing_resource_link", "the resource_link claim has no id.");
+  if (messageType === "LtiResourceLinkRequest" && claims.resourceLink === undefined)
+    throw refused("missing_resource_link", "the resource_link claim has no id.");
+  if (!claims.rolesSent) throw refused("missing_roles", "the token has no roles claim (an empty array is a valid one).");
   if (claims.nonce === undefined) throw refused("missing_nonce", "the token has no nonce.");
   return {
     platform,
@@ -142,6 +163,7 @@ export async function verifyIdToken(env: Env, db: Database, idToken: string, now
       exp: claims.exp,
       iat: claims.iat,
     },
-    resourceLink: claims.resourceLink,
+    messageType,
+    resourceLink: claims.resourceLink ?? {},
   };
 }

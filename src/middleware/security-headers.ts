@@ -51,8 +51,12 @@ export function setAnswerHeaders(c: Context<AppEnv>): void {
       res.status === 200 && PUBLIC_DOCUMENTS.has(path) && (!ORIGIN_NAMING_DOCUMENTS.has(path) || config(c.env).issuer !== null);
     headers.set("Cache-Control", cacheable ? "public, max-age=300" : "no-store");
   }
+  // A page whose policy names its own frame-ancestors (the LTI tool's, framed by an LMS) keeps
+  // that as its only framing rule: X-Frame-Options: DENY would otherwise refuse every frame in
+  // browsers that read it alone.
+  const framable = /frame-ancestors 'self'/.test(headers.get("content-security-policy") ?? "");
   const crossOrigin = headers.get("cross-origin-resource-policy") === "cross-origin";
-  for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
+  for (const [name, value] of SECURITY_HEADERS) if (!(framable && name === "X-Frame-Options")) headers.set(name, value);
   if (crossOrigin) headers.set("Cross-Origin-Resource-Policy", "cross-origin");
   // RFC 9110 §6.6.1: an origin server with a clock sends Date. Cloudflare's edge adds one, workerd
   // (wrangler dev, Miniflare) does not; the player counts its timer by it (docs/player.md).
@@ -85,6 +89,11 @@ export function docsAssets(): Handler<AppEnv> {
 
 /** GET /reports/ and its files (public/reports/): the report page, under the reports' policy. */
 export function reportsAssets(): Handler<AppEnv> {
+  return staticAssets(REPORTS_CONTENT_SECURITY_POLICY);
+}
+
+/** GET /lti/auto-submit.js and /lti/tool.css (public/lti/): the LTI tool pages' script and stylesheet. */
+export function ltiToolAssets(): Handler<AppEnv> {
   return staticAssets(REPORTS_CONTENT_SECURITY_POLICY);
 }
 

@@ -57,7 +57,7 @@ let serial = 0;
 export const unique = (label: string) => `${label}-${Date.now().toString(36)}-${serial++}`;
 
 /** Asks the loopback platform (test/lti-platform.ts); T is what that path answers. */
-async function control<T = unknown>(path: string, body?: unknown): Promise<T> {
+export async function control<T = unknown>(path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${env.LTI_PLATFORM_URL}${path}`, {
     method: body === undefined ? "GET" : "POST",
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -81,7 +81,7 @@ export interface TestPlatform {
   deploymentId: string;
   /** A line item URL of this platform (with `query` appended when given). */
   lineitem: (item: string, query?: string) => string;
-  sign: (payload: Record<string, unknown>, options?: { key?: "current" | "stranger"; kid?: string }) => Promise<string>;
+  sign: (payload: Record<string, unknown>, options?: { key?: "current" | "stranger"; kid?: string | null }) => Promise<string>;
   rotate: () => Promise<void>;
   plan: (plan: {
     status?: number;
@@ -101,10 +101,13 @@ export async function newPlatform(options: { audience?: string } = {}): Promise<
   const name = unique("lms");
   const clientId = unique("client");
   const deploymentId = unique("deployment");
-  const urls = await control<{ issuer: string; jwks_url: string; token_url: string }>(`/p/${name}/setup`, {
-    client_id: clientId,
-    audience: options.audience,
-  });
+  const urls = await control<{ issuer: string; jwks_url: string; token_url: string; auth_login_url: string }>(
+    `/p/${name}/setup`,
+    {
+      client_id: clientId,
+      audience: options.audience,
+    },
+  );
   const res = await call("/v1/lti/platforms", {
     body: {
       issuer: urls.issuer,
@@ -112,6 +115,7 @@ export async function newPlatform(options: { audience?: string } = {}): Promise<
       deployment_ids: [deploymentId],
       auth_token_url: urls.token_url,
       jwks_url: urls.jwks_url,
+      auth_login_url: urls.auth_login_url,
       ...(options.audience ? { audience: options.audience } : {}),
     },
   });

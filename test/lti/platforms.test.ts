@@ -48,6 +48,52 @@ describe("POST /v1/lti/platforms", () => {
     }
   });
 
+  it("auth_login_url and frame_origins: stored and answered; null and [] by default", async () => {
+    const plain = await call("/v1/lti/platforms", { body: registration() });
+    expect(plain.json).toMatchObject({ auth_login_url: null, frame_origins: [] });
+    const fields = {
+      auth_login_url: `${base}/p/x/auth`,
+      frame_origins: ["https://school.instructure.com", "https://moodle.school.example:8443", "http://localhost:3000"],
+    };
+    const res = await call("/v1/lti/platforms", { body: registration(fields) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json).toMatchObject(fields);
+    const patched = await call(`/v1/lti/platforms/${res.json.id}`, {
+      method: "PATCH",
+      body: { auth_login_url: null, frame_origins: [] },
+    });
+    expect(patched.json).toMatchObject({ auth_login_url: null, frame_origins: [] });
+  });
+
+  it("refuses an auth_login_url the safe-target rules refuse and frame origins that are not origins, naming the field", async () => {
+    for (const [body, path] of [
+      [{ auth_login_url: "http://10.1.2.3/auth" }, "auth_login_url"],
+      [{ auth_login_url: "https://lms.example.org/auth#x" }, "auth_login_url"],
+      [{ auth_login_url: "javascript:alert(1)" }, "auth_login_url"],
+      [{ frame_origins: ["https://lms.example.org/"] }, "frame_origins[0]"],
+      [{ frame_origins: ["https://ok.example.org", "https://lms.example.org/course"] }, "frame_origins[1]"],
+      [{ frame_origins: ["http://lms.example.org"] }, "frame_origins[0]"],
+      [{ frame_origins: ["https://*.example.org"] }, "frame_origins[0]"],
+      [{ frame_origins: ["https://lms.example.org; script-src *"] }, "frame_origins[0]"],
+      [{ frame_origins: ["'self'"] }, "frame_origins[0]"],
+    ] as const) {
+      const problem = expectProblem(await call("/v1/lti/platforms", { body: registration(body) }), 400, "validation_failed");
+      expect(problem.errors?.[0]?.path, JSON.stringify(body)).toBe(path);
+    }
+    const created = (await call("/v1/lti/platforms", { body: registration() })).json;
+    const patch = expectProblem(
+      await call(`/v1/lti/platforms/${created.id}`, {
+        method: "PATCH",
+        body: { frame_origins: ["https://a.example.org", "https://a.example.org"] },
+      }),
+      400,
+      "validation_failed",
+    );
+    expect(patch.errors?.[0]?.path).toBe("frame_origins");
+    const tooMany = Array.from({ length: 11 }, (_, i) => `https://lms${i}.example.org`);
+    expectProblem(await call("/v1/lti/platforms", { body: registration({ frame_origins: tooMany }) }), 400, "validation_failed");
+  });
+
   it("the same issuer and client_id twice → 409 lti_platform_exists", async () => {
     const body = registration();
     expect((await call("/v1/lti/platforms", { body })).status).toBe(201);

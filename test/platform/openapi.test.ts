@@ -4,7 +4,19 @@ import { type Answer, callRaw } from "../support/call";
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 /** Served by the app but not operations of the API itself. */
-const NOT_DOCUMENTED = new Set(["GET /openapi.json", "GET /docs"]);
+const NOT_DOCUMENTED = new Set([
+  "GET /openapi.json",
+  "GET /docs",
+  // The LTI tool's pages: HTML that an LMS and a browser exchange, not API operations (docs/lti.md).
+  "GET /lti/login",
+  "POST /lti/login",
+  "POST /lti/launch",
+  "POST /lti/launch/continue",
+  "GET /lti/deep-linking",
+  "POST /lti/deep-linking",
+  "GET /lti/auto-submit.js",
+  "GET /lti/tool.css",
+]);
 
 /** The parts of the document read here. */
 interface Parameter {

@@ -36,6 +36,19 @@ const JwksUrl = Url(
   "Where the platform publishes the keys its id_tokens are signed with. Safe-target rules as for auth_token_url.",
   "https://sso.canvaslms.com/api/lti/security/jwks",
 );
+const AuthLoginUrl = Url(
+  "The platform's OIDC authorization endpoint, where /lti/login sends the browser (Canvas: https://sso.canvaslms.com/api/lti/authorize_redirect; Moodle: <site>/mod/lti/auth.php). Needed for launches through the tool's pages; safe-target rules as for auth_token_url.",
+  "https://sso.canvaslms.com/api/lti/authorize_redirect",
+);
+const FrameOrigins = z
+  .array(z.string().min(1).max(255))
+  .max(10)
+  .refine((origins) => new Set(origins).size === origins.length, { message: "Frame origins must be unique." })
+  .openapi({
+    description:
+      "Origins (https://host[:port], no path) where the LMS frames the tool: added to frame-ancestors of the tool's pages and the player. At most 10.",
+    example: ["https://school.instructure.com"],
+  });
 const Audience = token(2048).openapi({
   description:
     "The `aud` of the tool's client assertions, when the platform wants another than auth_token_url (Moodle, Brightspace).",
@@ -50,6 +63,8 @@ export const PlatformCreate = z
     auth_token_url: TokenUrl,
     jwks_url: JwksUrl,
     audience: Audience.nullable().optional(),
+    auth_login_url: AuthLoginUrl.nullable().optional(),
+    frame_origins: FrameOrigins.optional(),
   })
   .openapi("LtiPlatformCreate", {
     example: {
@@ -58,6 +73,8 @@ export const PlatformCreate = z
       deployment_ids: ["42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"],
       auth_token_url: "https://sso.canvaslms.com/login/oauth2/token",
       jwks_url: "https://sso.canvaslms.com/api/lti/security/jwks",
+      auth_login_url: "https://sso.canvaslms.com/api/lti/authorize_redirect",
+      frame_origins: ["https://school.instructure.com"],
     },
   });
 
@@ -69,6 +86,8 @@ export const PlatformPatch = z
     auth_token_url: TokenUrl.optional(),
     jwks_url: JwksUrl.optional(),
     audience: Audience.nullable().optional().openapi({ description: "null: the token URL again." }),
+    auth_login_url: AuthLoginUrl.nullable().optional().openapi({ description: "null: no launches through the tool's pages." }),
+    frame_origins: FrameOrigins.optional(),
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { message: "Send at least one field." })
   .openapi("LtiPlatformPatch", {
@@ -84,6 +103,8 @@ export const PLATFORM_EXAMPLE = {
   auth_token_url: "https://sso.canvaslms.com/login/oauth2/token",
   jwks_url: "https://sso.canvaslms.com/api/lti/security/jwks",
   audience: null,
+  auth_login_url: "https://sso.canvaslms.com/api/lti/authorize_redirect",
+  frame_origins: ["https://school.instructure.com"],
   created_at: "2026-11-20T09:00:00.000Z",
   updated_at: "2026-11-20T09:00:00.000Z",
 };
@@ -97,6 +118,8 @@ export const Platform = z
     auth_token_url: z.string(),
     jwks_url: z.string(),
     audience: z.string().nullable(),
+    auth_login_url: z.string().nullable(),
+    frame_origins: z.array(z.string()),
     created_at: z.string().datetime(),
     updated_at: z.string().datetime(),
   })

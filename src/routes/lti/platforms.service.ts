@@ -1,9 +1,10 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { ltiPlatforms } from "../../db/lti-schema";
 import { prepared, statement } from "../../db/statements";
+import { originProblem } from "../../domain/web-origin";
 import type { Database } from "../../env";
 import { config } from "../../lib/config";
-import { conflict, errorChainText, notFound, validationFailed } from "../../lib/errors";
+import { conflict, errorChainText, type FieldError, notFound, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import { targetProblem } from "../../outbound/request";
@@ -17,6 +18,8 @@ interface PlatformInput {
   auth_token_url: string;
   jwks_url: string;
   audience?: string | null;
+  auth_login_url?: string | null;
+  frame_origins?: string[];
 }
 
 function serializePlatform(row: PlatformRow) {
@@ -28,18 +31,27 @@ function serializePlatform(row: PlatformRow) {
     auth_token_url: row.authTokenUrl,
     jwks_url: row.jwksUrl,
     audience: row.audience,
+    auth_login_url: row.authLoginUrl,
+    frame_origins: row.frameOrigins,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
 }
 
-/** The URLs the service will fetch, judged by the safe-target rules under the deployment's policy: 400 naming each refused one. */
+/**
+ * The URLs the service will fetch or send browsers to, judged by the safe-target rules under the
+ * deployment's policy, and the frame origins by the origin rule: 400 naming each refused one.
+ */
 function checkUrls(env: Env, input: Partial<PlatformInput>): void {
   const policy = config(env).webhooks.urlPolicy;
-  const errors = (["auth_token_url", "jwks_url"] as const).flatMap((field) => {
+  const errors: FieldError[] = (["auth_token_url", "jwks_url", "auth_login_url"] as const).flatMap((field) => {
     const url = input[field];
-    const problem = url === undefined ? undefined : targetProblem(url, policy);
+    const problem = url === undefined || url === null ? undefined : targetProblem(url, policy);
     return problem === undefined ? [] : [{ path: field, message: problem }];
+  });
+  (input.frame_origins ?? []).forEach((origin, i) => {
+    const problem = originProblem(origin, policy);
+    if (problem !== undefined) errors.push({ path: `frame_origins[${i}]`, message: problem });
   });
   if (errors.length > 0) throw validationFailed(errors);
 }
@@ -72,6 +84,8 @@ export async function createPlatform(env: Env, db: Database, input: PlatformInpu
     authTokenUrl: input.auth_token_url,
     jwksUrl: input.jwks_url,
     audience: input.audience ?? null,
+    authLoginUrl: input.auth_login_url ?? null,
+    frameOrigins: input.frame_origins ?? [],
     createdAt: now,
     updatedAt: now,
   };
@@ -113,6 +127,8 @@ export async function updatePlatform(env: Env, db: Database, id: string, patch: 
         ...(patch.auth_token_url === undefined ? {} : { authTokenUrl: patch.auth_token_url }),
         ...(patch.jwks_url === undefined ? {} : { jwksUrl: patch.jwks_url }),
         ...(patch.audience === undefined ? {} : { audience: patch.audience }),
+        ...(patch.auth_login_url === undefined ? {} : { authLoginUrl: patch.auth_login_url }),
+        ...(patch.frame_origins === undefined ? {} : { frameOrigins: patch.frame_origins }),
         updatedAt: isoNow(),
       })
       .where(eq(ltiPlatforms.id, id))
