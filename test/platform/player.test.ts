@@ -16,6 +16,7 @@ const PLAYER_SCRIPTS = [
   "/play/result.js",
   "/play/screens.js",
   "/play/strings.js",
+  "/play/tab-store.js",
   "/play/text.js",
   "/shared/content.js",
 ];
