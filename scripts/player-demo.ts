@@ -1,7 +1,9 @@
 // A quiz with a question of each of the nine types, a learner, and a learner session whose
 // player_url opens it in the player (/play/): seeded through the API as a school's server would.
 // Used by the player's browser tests (test/e2e/player.test.ts) and its screenshots
-// (scripts/player-screenshot.ts).
+// (scripts/player-screenshot.ts). Also a quiz of formatted ("html") questions, chemistry, an
+// equation, a picture, a table and a link (createContentQuiz; test/e2e/player-content.test.ts and
+// docs/images/player-math.png).
 //
 // npx tsx scripts/player-demo.ts [--origin URL --key KEY]: seeds a running server (an admin or
 // learners:write + quizzes:write + users:write key) and prints the player_url; without --origin it
@@ -97,6 +99,126 @@ export const PLAYER_QUESTIONS = [
     rubric: "Axial tilt (2); not distance (1); clarity (1).",
   },
 ] as const;
+
+export const CONTENT_QUIZ_TITLE = "Formulas, equations and a picture";
+/** The picture's alt text, as the learner's assistive technology reads it. */
+export const CONTENT_IMAGE_ALT = "Six coloured stripes, from dark red to bright orange";
+
+/**
+ * The formatted questions (content_format "html"), the picture at `imageUrl` (an asset of the
+ * service). Their TeX (between \( \) and \[ \]) is stored as MathML. The matching's last prompt and
+ * the true-or-false's prompt carry markup the service removes on write (a script, a handler, a
+ * javascript: link, a style): what the player is given is the sanitized rest.
+ */
+export function contentQuestions(imageUrl: string) {
+  const html = { content_format: "html" } as const;
+  return [
+    {
+      ...html,
+      type: "numeric",
+      prompt:
+        "<p>Solve the quadratic equation</p><p>\\[x^2 - 5x + 6 = 0\\]</p><p>What is its <strong>larger</strong> root \\(x\\)?</p>",
+      correct_value: 3,
+      explanation: "<p>It factors as \\((x - 2)(x - 3) = 0\\), so \\(x = \\frac{5 \\pm 1}{2}\\): 2 and 3.</p>",
+      feedback: {
+        correct: "<p>Right: <em>x</em> = 3.</p>",
+        incorrect: "<p>Try factoring: \\(x^2 - 5x + 6 = (x - a)(x - b)\\).</p>",
+      },
+    },
+    {
+      ...html,
+      type: "single_choice",
+      prompt: "<p>Which is the formula of <strong>sulfuric acid</strong>?</p>",
+      options: [
+        { id: "a", text: "H<sub>2</sub>SO<sub>3</sub>" },
+        { id: "b", text: "H<sub>2</sub>SO<sub>4</sub>" },
+        { id: "c", text: "HSO<sub>4</sub><sup>−</sup>" },
+      ],
+      correct_option_id: "b",
+      feedback: { correct: "<p>Yes: H<sub>2</sub>SO<sub>4</sub>.</p>" },
+    },
+    {
+      ...html,
+      type: "multiple_choice",
+      prompt: `<figure><img src="${imageUrl}" alt="${CONTENT_IMAGE_ALT}" width="120" height="40"><figcaption>A picture of stripes.</figcaption></figure><p>Which colours does the picture show?</p>`,
+      options: [
+        { id: "a", text: "<em>Red</em>" },
+        { id: "b", text: "<em>Orange</em>" },
+        { id: "c", text: "<em>Blue</em>" },
+      ],
+      correct_option_ids: ["a", "b"],
+      scoring: "partial",
+    },
+    {
+      ...html,
+      type: "fill_in_blanks",
+      prompt: "<p>Complete the table of boiling points at sea level.</p>",
+      text: '<table><caption>Boiling points</caption><thead><tr><th scope="col">Substance</th><th scope="col">Formula</th><th scope="col">°C</th></tr></thead><tbody><tr><td>Water</td><td>H<sub>2</sub>O</td><td>{{water}}</td></tr></tbody></table><p>Ethanol, C<sub>2</sub>H<sub>5</sub>OH, boils at {{ethanol}} °C.</p>',
+      blanks: [
+        { id: "water", accepted_answers: ["100"] },
+        { id: "ethanol", accepted_answers: ["78"] },
+      ],
+    },
+    {
+      ...html,
+      type: "true_false",
+      prompt:
+        '<p>The <a href="https://iupac.org/what-we-do/periodic-table-of-elements/">IUPAC periodic table</a> gives gold the symbol <code>Au</code>.</p><script>window.__ran = "script"</script><p onclick="window.__ran = \'onclick\'" style="color:red"><a href="javascript:window.__ran=1">Nothing runs here.</a></p>',
+      correct: true,
+    },
+    {
+      ...html,
+      type: "matching",
+      prompt: "<p>Match each formula to its name.</p>",
+      pairs: [
+        { prompt: "H<sub>2</sub>O", choice: "<em>water</em>" },
+        { prompt: "CO<sub>2</sub>", choice: "<em>carbon dioxide</em>" },
+        { prompt: 'NaCl<img src="x" onerror="window.__ran = \'img\'">', choice: "<em>sodium chloride</em>" },
+      ],
+      scoring: "partial",
+    },
+  ];
+}
+
+/**
+ * A quiz of the formatted questions, with a real PNG (`png`, its bytes) uploaded through
+ * POST /v1/assets for the picture; answers its id, question ids and the asset.
+ */
+export async function createContentQuiz(
+  call: Call,
+  upload: (bytes: Uint8Array) => Promise<{ id: string; url: string }>,
+  png: Uint8Array,
+  settings: Record<string, unknown> = {},
+) {
+  const asset = await upload(png);
+  const quiz = await expectStatus(
+    call,
+    "/v1/quizzes",
+    {
+      body: {
+        title: CONTENT_QUIZ_TITLE,
+        settings: { max_attempts: 3, show_correct_answers: "always", ...settings },
+        questions: contentQuestions(asset.url),
+      },
+    },
+    201,
+  );
+  return { quizId: quiz.id as string, questionIds: quiz.question_ids as string[], asset };
+}
+
+/** POST /v1/assets with `key`: the PNG's bytes as the body (201 a new asset, 200 the same bytes' asset again). */
+export function assetUploader(origin: string, key: string) {
+  return async (bytes: Uint8Array) => {
+    const res = await fetch(new URL("/v1/assets", origin), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "image/png" },
+      body: bytes,
+    });
+    const json = (await res.json()) as { id: string; url: string };
+    if (res.status !== 201 && res.status !== 200) throw new Error(`POST /v1/assets → ${res.status}: ${JSON.stringify(json)}`);
+    return json;
+  };
+}
 
 async function expectStatus(call: Call, path: string, init: { method?: string; body?: unknown }, status: number) {
   const res = await call(path, init);

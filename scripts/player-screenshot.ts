@@ -1,6 +1,7 @@
 // npm run docs:screenshot -- --player [--out-dir DIR] [--chromium PATH] (or npx tsx scripts/player-screenshot.ts):
 // screenshots of the player (/play/) for the docs, in the middle of an attempt, at a desktop width
-// and at 390 px (default docs/images/player-desktop.png and player-phone.png).
+// and at 390 px (default docs/images/player-desktop.png and player-phone.png), and a formatted
+// mathematics question, its TeX stored as MathML (player-math.png).
 //
 // Like the report's: the deploy bundle and public/ served by Miniflare over a throw-away D1 and KV
 // (scripts/local-worker.ts), the demo quiz and a learner session seeded through the API
@@ -14,10 +15,11 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { newApiKey } from "../src/auth/api-keys";
-import { PLAYER_CONTENT_SECURITY_POLICY } from "../src/lib/docs-csp";
+import { PLAYER_CONTENT_SECURITY_POLICY, SHARED_CONTENT_SECURITY_POLICY } from "../src/lib/docs-csp";
+import { png } from "../test/support/images";
 import { buildWorker } from "./build";
 import { type LocalWorker, startLocalWorker } from "./local-worker";
-import { createLearnerSession, seedPlayerDemo } from "./player-demo";
+import { assetUploader, createContentQuiz, createLearner, createLearnerSession, seedPlayerDemo } from "./player-demo";
 import { apiClient } from "./report-demo";
 
 const CHROMIUM_ARGS = [
@@ -37,6 +39,9 @@ const SHOTS = [
   { file: "player-phone.png", viewport: { width: 390, height: 844 }, question: 7 },
 ] as const;
 
+/** The formatted quiz's first question: an equation (MathML) in the prompt, answered. */
+const MATH_SHOT = { file: "player-math.png", viewport: { width: 1280, height: 800 } } as const;
+
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 function watch(page: Page, origin: string, problems: string[]) {
@@ -49,7 +54,11 @@ function watch(page: Page, origin: string, problems: string[]) {
     const url = new URL(r.url());
     if (r.status() >= 400) problems.push(`${r.status()} for ${r.url()}`);
     else if (url.origin === origin && !url.pathname.startsWith("/v1/"))
-      if (r.headers()["content-security-policy"] !== PLAYER_CONTENT_SECURITY_POLICY) problems.push(`no player CSP on ${r.url()}`);
+      if (
+        r.headers()["content-security-policy"] !==
+        (url.pathname.startsWith("/shared/") ? SHARED_CONTENT_SECURITY_POLICY : PLAYER_CONTENT_SECURITY_POLICY)
+      )
+        problems.push(`no player CSP on ${r.url()}`);
   });
 }
 
@@ -139,6 +148,36 @@ export async function screenshotPlayer(options: { outDir?: string; chromium?: st
       log(`screenshot ${path} (${(statSync(path).size / 1024).toFixed(0)} KiB)`);
       await context.close();
     }
+
+    const content = await createContentQuiz(admin, assetUploader(origin, key), png(6, 2, 0x2a));
+    const mathSession = await createLearnerSession(admin, {
+      user_id: await createLearner(admin),
+      quiz_id: content.quizId,
+      return_url: "https://lms.example.org/course/7",
+    });
+    const context = await browser.newContext({ viewport: MATH_SHOT.viewport, deviceScaleFactor: 1, serviceWorkers: "block" });
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (new URL(url).origin === origin) return route.continue();
+      blocked.push(url);
+      return route.abort("blockedbyclient");
+    });
+    await context.addInitScript({
+      content: `document.addEventListener("securitypolicyviolation", (e) =>
+        console.error("CSP violation: " + e.effectiveDirective + " blocked " + (e.blockedURI || "(inline)")));`,
+    });
+    const page = await context.newPage();
+    watch(page, origin, problems);
+    await page.goto(mathSession.playerUrl, { timeout: TIMEOUT_MS });
+    await page.locator("#start-attempt").click({ timeout: TIMEOUT_MS });
+    await page.locator("#question-body .prompt math").first().waitFor({ timeout: TIMEOUT_MS });
+    await page.locator("#question-body").getByLabel("Your answer (a number)").fill("3");
+    await page.locator("#save-status", { hasText: /^Saved$/ }).waitFor({ timeout: TIMEOUT_MS });
+    await page.evaluate("document.activeElement?.blur(); window.scrollTo(0, 0)");
+    const mathPath = join(outDir, MATH_SHOT.file);
+    await page.screenshot({ path: mathPath, type: "png", fullPage: false });
+    log(`screenshot ${mathPath} (${(statSync(mathPath).size / 1024).toFixed(0)} KiB)`);
+    await context.close();
   } catch (error) {
     problems.push(`failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {

@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { newApiKey } from "../src/auth/api-keys";
-import { REPORTS_CONTENT_SECURITY_POLICY } from "../src/lib/docs-csp";
+import { REPORTS_CONTENT_SECURITY_POLICY, SHARED_CONTENT_SECURITY_POLICY } from "../src/lib/docs-csp";
 import { buildWorker } from "./build";
 import { type LocalWorker, startLocalWorker } from "./local-worker";
 import { apiClient, seedReportDemo } from "./report-demo";
@@ -51,7 +51,10 @@ function watch(page: Page, origin: string, problems: string[]) {
     const url = new URL(r.url());
     if (r.status() >= 400) problems.push(`${r.status()} for ${r.url()}`);
     else if (url.origin === origin && !url.pathname.startsWith("/v1/"))
-      if (r.headers()["content-security-policy"] !== REPORTS_CONTENT_SECURITY_POLICY)
+      if (
+        r.headers()["content-security-policy"] !==
+        (url.pathname.startsWith("/shared/") ? SHARED_CONTENT_SECURITY_POLICY : REPORTS_CONTENT_SECURITY_POLICY)
+      )
         problems.push(`no reports CSP on ${r.url()}`);
   });
 }

@@ -13,7 +13,7 @@ import { notFoundOrMethodNotAllowed, onError } from "./middleware/errors";
 import { requestFrame } from "./middleware/frame";
 import { publicReadGuard, v1Guard } from "./middleware/guard";
 import { rateLimitOAuthEndpoints } from "./middleware/rate-limit";
-import { docsAssets, landingPage, ltiToolAssets, playerAssets, reportsAssets } from "./middleware/security-headers";
+import { docsAssets, landingPage, ltiToolAssets, playerAssets, reportsAssets, sharedAssets } from "./middleware/security-headers";
 import { refuseSessionTokensAtOAuth } from "./middleware/session-guard";
 import { accommodationsRouter } from "./routes/accommodations";
 import { analyticsRouter } from "./routes/analytics";
@@ -201,6 +201,8 @@ app.get("/reports/*", reportsAssets());
 // The player a learner takes a quiz in (public/play/), opened with a learner session's
 // player_url (/play/#session=…); the same pattern serves /play, which the assets redirect to /play/.
 app.get("/play/*", playerAssets());
+// What both pages import (public/shared/content.js, the formatted-text builder), once.
+app.get("/shared/*", sharedAssets());
 // The LTI tool's pages (login, launch, deep linking: HTML, outside /v1) and their two files.
 app.get("/lti/auto-submit.js", ltiToolAssets());
 app.get("/lti/tool.css", ltiToolAssets());

@@ -2681,25 +2681,26 @@ export interface components {
         /**
          * @example {
          *       "type": "multiple_choice",
-         *       "title": "Capitals",
+         *       "content_format": "html",
+         *       "title": "Strong acids",
          *       "tags": [
-         *         "geography"
+         *         "chemistry"
          *       ],
-         *       "prompt": "Which of these cities are capitals?",
+         *       "prompt": "<p>Which of these are <strong>strong</strong> acids in water?</p>",
          *       "points": 2,
          *       "options": [
          *         {
          *           "id": "a",
-         *           "text": "Madrid"
+         *           "text": "H<sub>2</sub>SO<sub>4</sub>"
          *         },
          *         {
          *           "id": "b",
-         *           "text": "Porto",
-         *           "feedback": "Porto is Portugal's second city; Lisbon is its capital."
+         *           "text": "CH<sub>3</sub>COOH",
+         *           "feedback": "<p>Ethanoic acid is weak: few of its molecules give up H<sup>+</sup>.</p>"
          *         },
          *         {
          *           "id": "c",
-         *           "text": "Rome"
+         *           "text": "HNO<sub>3</sub>"
          *         }
          *       ],
          *       "correct_option_ids": [
@@ -7615,12 +7616,12 @@ export interface operations {
                      *       "id": "qst_01kan2b6x3r9t5w8y1z4c7e0f2",
                      *       "quiz_id": "quiz_01kamz3f7c9n0p8s6e5vwx2y4r",
                      *       "type": "multiple_choice",
-                     *       "content_format": "text",
-                     *       "title": "Capitals",
+                     *       "content_format": "html",
+                     *       "title": "Strong acids",
                      *       "tags": [
-                     *         "geography"
+                     *         "chemistry"
                      *       ],
-                     *       "prompt": "Which of these cities are capitals?",
+                     *       "prompt": "<p>Which of these are <strong>strong</strong> acids in water?</p>",
                      *       "points": 2,
                      *       "position": 1,
                      *       "feedback": {},
@@ -7629,16 +7630,16 @@ export interface operations {
                      *       "options": [
                      *         {
                      *           "id": "a",
-                     *           "text": "Madrid"
+                     *           "text": "H<sub>2</sub>SO<sub>4</sub>"
                      *         },
                      *         {
                      *           "id": "b",
-                     *           "text": "Porto",
-                     *           "feedback": "Porto is Portugal's second city; Lisbon is its capital."
+                     *           "text": "CH<sub>3</sub>COOH",
+                     *           "feedback": "<p>Ethanoic acid is weak: few of its molecules give up H<sup>+</sup>.</p>"
                      *         },
                      *         {
                      *           "id": "c",
-                     *           "text": "Rome"
+                     *           "text": "HNO<sub>3</sub>"
                      *         }
                      *       ],
                      *       "correct_option_ids": [

@@ -322,7 +322,7 @@ function renderQuestion({ keepFocus = false } = {}) {
         onChange: (response) => answerChanged(entry.question_id, response),
       })
     : h("p", { class: "error" }, `This page cannot show a ${question.type} question.`);
-  fill(body, renderText(h("div", { class: "prompt", id: promptId }), question.prompt), controls);
+  fill(body, renderText(h("div", { class: "prompt", id: promptId }), question.prompt, question.content_format), controls);
   if (attempt.ended) for (const control of focusables()) control.disabled = true;
   if (focusedAt >= 0) focusables()[focusedAt]?.focus();
 

@@ -1,10 +1,12 @@
 // One entry per question type (the nine of src/domain/question-types/): how its answer is
 // given with the keyboard alone, and how a response and a key are written out in the result.
 // Nothing needs dragging (WCAG 2.2, 2.5.7): an ordering moves items with buttons, a matching
-// picks each prompt's choice from a select. Every text from the API goes through renderText.
+// picks each prompt's choice from a select. Every text from the API goes through renderText, in the
+// question's content_format; a select's options and the aria-labels can hold text only, and take
+// plainText.
 import { h, uid } from "./dom.js";
 import { blankLabel, moveDownLabel, movedAnnouncement, moveUpLabel, TEXT, wordCount } from "./strings.js";
-import { renderText } from "./text.js";
+import { blockFor, plainText, renderText } from "./text.js";
 
 /** `{{blank_id}}` in a fill-in-the-blanks text (the service's own rule). */
 const BLANK_MARKER = /\{\{([^{}]*)\}\}/g;
@@ -18,7 +20,7 @@ export function presented(list, order) {
   return [...list].sort((a, b) => (rank.get(a.id) ?? list.length) - (rank.get(b.id) ?? list.length));
 }
 
-const text = (tag, value, attributes) => renderText(h(tag, attributes), value);
+const text = (tag, value, attributes, format) => renderText(h(tag, attributes), value, format);
 
 function choiceList({ question, response, onChange, promptId, order }, multiple) {
   const name = uid("choice");
@@ -52,7 +54,7 @@ function choiceList({ question, response, onChange, promptId, order }, multiple)
         onChange(ids.length === 0 ? null : ids);
       }
     });
-    group.append(h("div", { class: "choice" }, input, text("label", option.text, { for: id })));
+    group.append(h("div", { class: "choice" }, input, text("label", option.text, { for: id }, question.content_format)));
   }
   return group;
 }
@@ -135,6 +137,7 @@ function essayAnswer({ question, response, onChange, promptId }) {
 
 function ordering({ question, response, onChange, promptId, order, announce }) {
   const items = presented(question.items, order);
+  const format = question.content_format;
   const byId = new Map(items.map((item) => [item.id, item]));
   const answered = Array.isArray(response) && response.length === items.length && response.every((id) => byId.has(id));
   let current = answered ? response.map((id) => byId.get(id)) : items;
@@ -149,10 +152,19 @@ function ordering({ question, response, onChange, promptId, order, announce }) {
   const draw = (focus) => {
     list.replaceChildren();
     current.forEach((item, i) => {
-      const up = h("button", { type: "button", class: "move", "aria-label": moveUpLabel(item.text), disabled: i === 0 }, "↑");
+      const up = h(
+        "button",
+        { type: "button", class: "move", "aria-label": moveUpLabel(plainText(item.text, format)), disabled: i === 0 },
+        "↑",
+      );
       const down = h(
         "button",
-        { type: "button", class: "move", "aria-label": moveDownLabel(item.text), disabled: i === current.length - 1 },
+        {
+          type: "button",
+          class: "move",
+          "aria-label": moveDownLabel(plainText(item.text, format)),
+          disabled: i === current.length - 1,
+        },
         "↓",
       );
       up.addEventListener("click", () => move(i, -1));
@@ -162,7 +174,7 @@ function ordering({ question, response, onChange, promptId, order, announce }) {
           "li",
           { class: "ordering-item", "data-item-id": item.id },
           h("span", { class: "position", "aria-hidden": "true" }, String(i + 1)),
-          text("span", item.text, { class: "item-text" }),
+          text("span", item.text, { class: "item-text" }, format),
           h("span", { class: "moves" }, up, down),
         ),
       );
@@ -182,7 +194,7 @@ function ordering({ question, response, onChange, promptId, order, announce }) {
     current = next;
     keep.hidden = true;
     draw({ id: item.id, by });
-    announce(movedAnnouncement(item.text, to + 1, current.length));
+    announce(movedAnnouncement(plainText(item.text, format), to + 1, current.length));
     onChange(current.map((entry) => entry.id));
   };
   draw(null);
@@ -200,7 +212,11 @@ function matching({ question, response, onChange, order }) {
       { id, "data-prompt-id": prompt.id },
       h("option", { value: "" }, TEXT.matchingPlaceholder),
       choices.map((choice) =>
-        renderText(h("option", { value: choice.id, selected: chosen[prompt.id] === choice.id }), choice.text),
+        // An option holds text only: an "html" choice shows its text content (an image as its alt).
+        renderText(
+          h("option", { value: choice.id, selected: chosen[prompt.id] === choice.id }),
+          plainText(choice.text, question.content_format),
+        ),
       ),
     );
     selects.push(select);
@@ -208,7 +224,7 @@ function matching({ question, response, onChange, order }) {
       const answer = Object.fromEntries(selects.filter((s) => s.value !== "").map((s) => [s.dataset.promptId, s.value]));
       onChange(Object.keys(answer).length === 0 ? null : answer);
     });
-    return h("div", { class: "match" }, text("label", prompt.text, { for: id }), select);
+    return h("div", { class: "match" }, text("label", prompt.text, { for: id }, question.content_format), select);
   });
   return h("div", { class: "matches" }, rows);
 }
@@ -216,43 +232,54 @@ function matching({ question, response, onChange, order }) {
 function fillInBlanks({ question, response, onChange, promptId }) {
   const given = response && typeof response === "object" && !Array.isArray(response) ? response : {};
   const source = question.text ?? "";
-  const markers = [...source.matchAll(BLANK_MARKER)];
-  const inputs = [];
-  const paragraph = h("p", { class: "blanks-text" });
-  let at = 0;
-  markers.forEach((marker, i) => {
-    renderText(paragraph, source.slice(at, marker.index));
-    const input = h("input", {
-      type: "text",
-      class: "blank",
-      maxlength: 1000,
-      autocomplete: "off",
-      spellcheck: "false",
-      "aria-label": blankLabel(i + 1, markers.length),
-      "aria-describedby": promptId,
-      "data-blank-id": marker[1],
-    });
-    input.value = typeof given[marker[1]] === "string" ? given[marker[1]] : "";
-    input.addEventListener("input", () => {
-      const answer = Object.fromEntries(inputs.filter((x) => x.value !== "").map((x) => [x.dataset.blankId, x.value]));
-      onChange(Object.keys(answer).length === 0 ? null : answer);
-    });
-    inputs.push(input);
-    paragraph.append(input);
-    at = marker.index + marker[0].length;
-  });
-  renderText(paragraph, source.slice(at));
+  let inputs = [];
+  const changed = () => {
+    const answer = Object.fromEntries(inputs.filter((x) => x.value !== "").map((x) => [x.dataset.blankId, x.value]));
+    onChange(Object.keys(answer).length === 0 ? null : answer);
+  };
+  // Each run of text, plain or inside formatted text, with an input in place of each marker.
+  const withBlanks = (parent, run) => {
+    let at = 0;
+    for (const marker of run.matchAll(BLANK_MARKER)) {
+      parent.append(document.createTextNode(run.slice(at, marker.index)));
+      const input = h("input", {
+        type: "text",
+        class: "blank",
+        maxlength: 1000,
+        autocomplete: "off",
+        spellcheck: "false",
+        "aria-describedby": promptId,
+        "data-blank-id": marker[1],
+      });
+      input.value = typeof given[marker[1]] === "string" ? given[marker[1]] : "";
+      input.addEventListener("input", changed);
+      inputs.push(input);
+      parent.append(input);
+      at = marker.index + marker[0].length;
+    }
+    parent.append(document.createTextNode(run.slice(at)));
+  };
+  const paragraph = renderText(
+    h(blockFor(question.content_format), { class: "blanks-text" }),
+    source,
+    question.content_format,
+    withBlanks,
+  );
+  // Only the inputs on the page (html not in the stored form is shown as text, built afresh), numbered in reading order.
+  inputs = inputs.filter((input) => paragraph.contains(input));
+  for (const [i, input] of inputs.entries()) input.setAttribute("aria-label", blankLabel(i + 1, inputs.length));
   return h("div", { class: "field" }, paragraph);
 }
 
-const optionText = (question, id) => question.options?.find((o) => o.id === id)?.text ?? id;
-const itemText = (list, id) => list?.find((o) => o.id === id)?.text ?? id;
+const optionText = (question, id) => plainText(question.options?.find((o) => o.id === id)?.text ?? id, question.content_format);
+const itemText = (list, id, format) => plainText(list?.find((o) => o.id === id)?.text ?? id, format);
 const tf = (value) => (value === true ? TEXT.true : value === false ? TEXT.false : String(value));
 const blanksOf = (question) => [...(question.text ?? "").matchAll(BLANK_MARKER)].map((m) => m[1]);
 
 /**
  * Per type: `render(context)` answers the controls; `response(question, response)` and
- * `key(question, key)` answer the lines that write them out in the result (plain strings).
+ * `key(question, key)` answer the lines that write them out in the result (plain strings: an
+ * "html" question's option, item, prompt and choice texts as their text content).
  */
 export const QUESTION_TYPES = {
   single_choice: {
@@ -282,13 +309,20 @@ export const QUESTION_TYPES = {
   },
   ordering: {
     render: ordering,
-    response: (q, r) => (Array.isArray(r) ? r.map((id, i) => `${i + 1}. ${itemText(q.items, id)}`) : []),
-    key: (q, k) => (Array.isArray(k) ? k.map((id, i) => `${i + 1}. ${itemText(q.items, id)}`) : []),
+    response: (q, r) => (Array.isArray(r) ? r.map((id, i) => `${i + 1}. ${itemText(q.items, id, q.content_format)}`) : []),
+    key: (q, k) => (Array.isArray(k) ? k.map((id, i) => `${i + 1}. ${itemText(q.items, id, q.content_format)}`) : []),
   },
   matching: {
     render: matching,
-    response: (q, r) => (q.prompts ?? []).map((p) => `${p.text} → ${r?.[p.id] ? itemText(q.choices, r[p.id]) : TEXT.noAnswer}`),
-    key: (q, k) => (q.prompts ?? []).map((p) => `${p.text} → ${k?.[p.id] ? itemText(q.choices, k[p.id]) : "—"}`),
+    response: (q, r) =>
+      (q.prompts ?? []).map(
+        (p) =>
+          `${plainText(p.text, q.content_format)} → ${r?.[p.id] ? itemText(q.choices, r[p.id], q.content_format) : TEXT.noAnswer}`,
+      ),
+    key: (q, k) =>
+      (q.prompts ?? []).map(
+        (p) => `${plainText(p.text, q.content_format)} → ${k?.[p.id] ? itemText(q.choices, k[p.id], q.content_format) : "—"}`,
+      ),
   },
   fill_in_blanks: {
     render: fillInBlanks,

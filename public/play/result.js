@@ -4,9 +4,9 @@
 import { fill, h } from "./dom.js";
 import { QUESTION_TYPES } from "./questions.js";
 import { pointsEarnedText, pointsOfText, questionHeading, revealAfter, scoreText, TEXT, when } from "./strings.js";
-import { renderText } from "./text.js";
+import { blockFor, renderText } from "./text.js";
 
-const text = (tag, value, attributes) => renderText(h(tag, attributes), value);
+const text = (tag, value, attributes, format) => renderText(h(tag, attributes), value, format);
 
 /** When each question's result will be shown, as the quiz's settings say. */
 function revealSentence(settings, allowed, submission) {
@@ -41,6 +41,9 @@ function verdict(answer) {
 
 function questionResult(answer, entry, n, total) {
   const question = entry?.question ?? { type: answer.type };
+  // The question's texts in its format; the feedback and explanation an answer carries are the question's.
+  const format = question.content_format;
+  const block = blockFor(format);
   const type = QUESTION_TYPES[answer.type];
   const answered = answer.response !== null && answer.response !== undefined;
   const key = answer.type === "essay" ? [] : type.key(question, answer.correct_answer);
@@ -50,7 +53,7 @@ function questionResult(answer, entry, n, total) {
     "li",
     { class: `result-question ${state}`, "data-question-id": answer.question_id },
     h("h3", {}, questionHeading(n, total)),
-    text("p", question.prompt ?? "", { class: "prompt" }),
+    text(block, question.prompt ?? "", { class: "prompt" }, format),
     h(
       "p",
       { class: "verdict" },
@@ -64,8 +67,8 @@ function questionResult(answer, entry, n, total) {
       h("dd", {}, answered ? lines(type.response(question, answer.response)) : text("p", TEXT.noAnswer)),
       key.length > 0 ? [h("dt", {}, TEXT.correctAnswer), h("dd", {}, lines(key))] : [],
     ),
-    answer.feedback ? text("p", answer.feedback, { class: "feedback" }) : null,
-    answer.explanation ? text("p", answer.explanation, { class: "explanation" }) : null,
+    answer.feedback ? text(block, answer.feedback, { class: "feedback" }, format) : null,
+    answer.explanation ? text(block, answer.explanation, { class: "explanation" }, format) : null,
   );
 }
 

@@ -2,8 +2,9 @@
 // option's text, the key marked when the credential may see it, and below it the table of count,
 // share, mean total and point-biserial, each row headed by the option's id and text. Chart above
 // table, so that the table has the card's whole width and its figures fit beside the texts.
+
+import { formatted, plain } from "../shared/content.js";
 import { optionBars } from "./charts.js";
-import { formatted, plain } from "./content.js";
 import { h, scrollable, uid } from "./dom.js";
 import * as format from "./format.js";
 import { flagList } from "./items.js";

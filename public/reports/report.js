@@ -1,9 +1,10 @@
 // One quiz's report: summary figures, the score histogram, the items (items.js), option shares
 // per choice question (options.js), and the export downloads. Every chart has its numbers in a
 // table beside it.
+
+import { formatted, plain } from "../shared/content.js";
 import { all, getJson } from "./api.js";
 import { histogram } from "./charts.js";
-import { formatted, plain } from "./content.js";
 import { fill, h, scrollable, uid } from "./dom.js";
 import * as format from "./format.js";
 import { itemsSection } from "./items.js";

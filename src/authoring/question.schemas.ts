@@ -29,20 +29,28 @@ type WithPosition<I> = I extends z.ZodObject<infer Shape, infer Config> ? z.ZodO
 /** A type's input that may name its position (its checks kept: safeExtend). */
 const withPosition = (input: Input) => (input as z.ZodObject).safeExtend(position) as WithPosition<Input>;
 
-/** A question added to an existing quiz may name its position; the others move down. */
+/**
+ * A question added to an existing quiz may name its position; the others move down. The example is
+ * a formatted one (content_format "html", docs/content.md): chemistry with sub and sup.
+ */
 export const QuestionCreate = z
   .discriminatedUnion("type", QUESTION_INPUTS.map(withPosition) as [WithPosition<Input>, ...WithPosition<Input>[]])
   .openapi("QuestionCreate", {
     example: {
       type: "multiple_choice",
-      title: "Capitals",
-      tags: ["geography"],
-      prompt: "Which of these cities are capitals?",
+      content_format: "html",
+      title: "Strong acids",
+      tags: ["chemistry"],
+      prompt: "<p>Which of these are <strong>strong</strong> acids in water?</p>",
       points: 2,
       options: [
-        { id: "a", text: "Madrid" },
-        { id: "b", text: "Porto", feedback: "Porto is Portugal's second city; Lisbon is its capital." },
-        { id: "c", text: "Rome" },
+        { id: "a", text: "H<sub>2</sub>SO<sub>4</sub>" },
+        {
+          id: "b",
+          text: "CH<sub>3</sub>COOH",
+          feedback: "<p>Ethanoic acid is weak: few of its molecules give up H<sup>+</sup>.</p>",
+        },
+        { id: "c", text: "HNO<sub>3</sub>" },
       ],
       correct_option_ids: ["a", "c"],
       scoring: "partial",

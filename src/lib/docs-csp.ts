@@ -79,3 +79,18 @@ export const PLAYER_CONTENT_SECURITY_POLICY = [
   "require-trusted-types-for 'script'",
   "trusted-types 'none'",
 ].join("; ");
+
+/**
+ * The policy of /shared/ (public/shared/): the modules both the report and the player import
+ * (content.js, the formatted-text builder). A script's own policy governs nothing it does inside
+ * the page that imports it (that page's policy does); this one only matters if the file is opened
+ * as a document, and then allows nothing at all.
+ */
+export const SHARED_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join("; ");

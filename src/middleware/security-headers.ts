@@ -3,7 +3,12 @@ import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import { config } from "../lib/config";
-import { DOCS_CONTENT_SECURITY_POLICY, PLAYER_CONTENT_SECURITY_POLICY, REPORTS_CONTENT_SECURITY_POLICY } from "../lib/docs-csp";
+import {
+  DOCS_CONTENT_SECURITY_POLICY,
+  PLAYER_CONTENT_SECURITY_POLICY,
+  REPORTS_CONTENT_SECURITY_POLICY,
+  SHARED_CONTENT_SECURITY_POLICY,
+} from "../lib/docs-csp";
 
 const PUBLIC_DOCUMENTS = new Set(["/", "/openapi.json", "/docs", "/health", "/.well-known/oauth-authorization-server"]);
 /** Public documents that name an origin: ISSUER's, or else the request's (its Host header). */
@@ -95,6 +100,11 @@ export function ltiToolAssets(): Handler<AppEnv> {
 /** GET /play/ and its files (public/play/): the player a learner takes a quiz in, under its policy. */
 export function playerAssets(): Handler<AppEnv> {
   return staticAssets(PLAYER_CONTENT_SECURITY_POLICY);
+}
+
+/** GET /shared/*: the modules the report and the player both import (public/shared/), under a policy allowing nothing. */
+export function sharedAssets(): Handler<AppEnv> {
+  return staticAssets(SHARED_CONTENT_SECURITY_POLICY);
 }
 
 /**

@@ -99,7 +99,7 @@ beforeAll(async () => {
       return route.fulfill({
         status: 200,
         contentType: "text/javascript",
-        body: readFileSync("public/reports/content.js", "utf8"),
+        body: readFileSync("public/shared/content.js", "utf8"),
       });
     requests.push(url);
     return route.fulfill({ status: 404, body: "" });
@@ -157,7 +157,7 @@ describe("hostile HTML, stored through the API and shown in Chromium", () => {
   });
 
   it.each(HOSTILE_HTML.map(([name]) => [name]))(
-    "%s: the report page's builder (public/reports/content.js) makes the same nodes, and runs nothing",
+    "%s: the report page's builder (public/shared/content.js) makes the same nodes, and runs nothing",
     async (name) => {
       const html = stored.get(name);
       if (html === undefined) return;

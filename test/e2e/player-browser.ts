@@ -15,7 +15,7 @@ import { type LocalWorker, startLocalWorker } from "../../scripts/local-worker";
 import { createLearner, createLearnerSession, createPlayerQuiz } from "../../scripts/player-demo";
 import { apiClient } from "../../scripts/report-demo";
 import { newApiKey } from "../../src/auth/api-keys";
-import { PLAYER_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
+import { PLAYER_CONTENT_SECURITY_POLICY, SHARED_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -44,6 +44,8 @@ export interface Harness {
   browser: Browser;
   origin: string;
   admin: Call;
+  /** The admin key (for calls apiClient cannot make, such as POST /v1/assets with an image body). */
+  adminKey: string;
 }
 
 export async function startHarness(prefix: string): Promise<Harness> {
@@ -57,7 +59,7 @@ export async function startHarness(prefix: string): Promise<Harness> {
     .bind(row.id, row.name, row.keyHash, row.prefix, JSON.stringify(row.scopes), row.createdAt)
     .run();
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  return { dir, worker, browser, origin: worker.url, admin: apiClient(worker.url, key) };
+  return { dir, worker, browser, origin: worker.url, admin: apiClient(worker.url, key), adminKey: key };
 }
 
 export async function stopHarness(harness: Harness | undefined) {
@@ -147,7 +149,8 @@ export async function newPage(session: Session, harness: Harness): Promise<Page>
   page.on("response", (r) => {
     const url = new URL(r.url());
     if (url.origin !== harness.origin || url.pathname.startsWith("/v1/")) return;
-    if (r.headers()["content-security-policy"] !== PLAYER_CONTENT_SECURITY_POLICY)
+    const policy = url.pathname.startsWith("/shared/") ? SHARED_CONTENT_SECURITY_POLICY : PLAYER_CONTENT_SECURITY_POLICY;
+    if (r.headers()["content-security-policy"] !== policy)
       session.problems.push({ text: `no player CSP on ${r.status()} ${url.pathname}`, url: r.url() });
   });
   return page;
@@ -156,7 +159,8 @@ export async function newPage(session: Session, harness: Harness): Promise<Page>
 /**
  * Nothing went wrong: no problem but the console's report of failed requests the test provoked
  * (Chromium logs each failed fetch as an error), nothing sent to another origin, no Referer on any
- * request, the token never in a URL and only ever in the Authorization header of /v1/ requests.
+ * request, the token never in a URL and only ever in the Authorization header of /v1/ requests (but
+ * a question's images, /v1/assets/…, which need no credential and are sent none).
  */
 export async function expectClean(session: Session, token: string, expectedFailures: RegExp[] = []) {
   const problems = session.problems.filter(
@@ -169,7 +173,8 @@ export async function expectClean(session: Session, token: string, expectedFailu
     const url = new URL(request.url);
     expect(request.url, "the token is in no URL a server sees").not.toContain(token);
     expect(request.referer, `${request.url} carries no Referer`).toBeUndefined();
-    if (url.pathname.startsWith("/v1/")) expect(request.authorization, request.url).toBe(`Bearer ${token}`);
+    if (url.pathname.startsWith("/v1/") && !url.pathname.startsWith("/v1/assets/"))
+      expect(request.authorization, request.url).toBe(`Bearer ${token}`);
     else expect(request.authorization, `${request.url} carries no credential`).toBeUndefined();
   }
   await session.context.close();

@@ -15,7 +15,7 @@ import { buildWorker } from "../../scripts/build";
 import { type LocalWorker, startLocalWorker } from "../../scripts/local-worker";
 import { apiClient, DEMO_QUIZ_TITLE, FILLER_QUIZZES, MARKUP_TITLE, seedReportDemo } from "../../scripts/report-demo";
 import { newApiKey } from "../../src/auth/api-keys";
-import { REPORTS_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
+import { REPORTS_CONTENT_SECURITY_POLICY, SHARED_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -97,7 +97,8 @@ async function open(viewport = DESKTOP, { bypassCSP = false, colorScheme = "ligh
   page.on("response", (r) => {
     const url = new URL(r.url());
     if (url.origin !== origin || url.pathname.startsWith("/v1/")) return;
-    if (r.headers()["content-security-policy"] !== REPORTS_CONTENT_SECURITY_POLICY)
+    const policy = url.pathname.startsWith("/shared/") ? SHARED_CONTENT_SECURITY_POLICY : REPORTS_CONTENT_SECURITY_POLICY;
+    if (r.headers()["content-security-policy"] !== policy)
       session.problems.push({ text: `no reports CSP on ${r.status()} ${url.pathname}`, url: r.url() });
   });
   return session;

@@ -5,7 +5,7 @@
 // real browser: test/e2e/report-page.test.ts.)
 import { describe, expect, it } from "vitest";
 import packageJson from "../../package.json";
-import { REPORTS_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
+import { REPORTS_CONTENT_SECURITY_POLICY, SHARED_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
 import { BASE, call, callRaw, fetchWorker } from "../support/call";
 
 const get = (path: string, init?: RequestInit) => fetchWorker(new Request(new URL(path, BASE), init));
@@ -19,6 +19,7 @@ const REPORT_SCRIPTS = [
   "/reports/items.js",
   "/reports/options.js",
   "/reports/report.js",
+  "/shared/content.js",
 ];
 
 /** Every URL the markup names: src and href attributes. */
@@ -26,7 +27,8 @@ const referencedUrls = (html: string) =>
   [...html.matchAll(/\s(?:src|href)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
 
 function expectPageHeaders(res: Response, path: string) {
-  expect(res.headers.get("content-security-policy"), path).toBe(REPORTS_CONTENT_SECURITY_POLICY);
+  const policy = path.startsWith("/shared/") ? SHARED_CONTENT_SECURITY_POLICY : REPORTS_CONTENT_SECURITY_POLICY;
+  expect(res.headers.get("content-security-policy"), path).toBe(policy);
   expect(res.headers.get("x-request-id"), path).toBeTruthy();
   expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
   expect(res.headers.get("x-frame-options"), path).toBe("DENY");
@@ -134,7 +136,7 @@ describe("GET /reports/", () => {
       expect(res.headers.get("content-type"), path).toMatch(/^(text|application)\/javascript/);
       const source = await res.text();
       expect(source, path).not.toMatch(/\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval|new Function)\b/);
-      expect(source, path).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+      expect(source, path).not.toMatch(/https?:\/\/(?!www\.w3\.org\/(2000\/svg|1998\/Math\/MathML)")/);
       expect(source, path).not.toMatch(/localStorage|document\.cookie/);
     }
   });

@@ -18,24 +18,28 @@ export const QuestionPage = z
   .object({ questions: z.array(Question), next_cursor: nextCursorSchema })
   .openapi({ example: pageExample("questions", [QUESTION_EXAMPLE], QUESTION_EXAMPLE.position) });
 
-/** A question added to the examples' quiz: a multiple choice with partial scoring. */
+/** A question added to the examples' quiz: a formatted (html) multiple choice with partial scoring, stored as sent. */
 export const CREATED_QUESTION_EXAMPLE: z.output<typeof Question> = {
   id: "qst_01kan2b6x3r9t5w8y1z4c7e0f2",
   quiz_id: QUESTION_EXAMPLE.quiz_id,
   type: "multiple_choice",
-  content_format: "text",
-  title: "Capitals",
-  tags: ["geography"],
-  prompt: "Which of these cities are capitals?",
+  content_format: "html",
+  title: "Strong acids",
+  tags: ["chemistry"],
+  prompt: "<p>Which of these are <strong>strong</strong> acids in water?</p>",
   points: 2,
   position: 1,
   feedback: {},
   explanation: null,
   pool: null,
   options: [
-    { id: "a", text: "Madrid" },
-    { id: "b", text: "Porto", feedback: "Porto is Portugal's second city; Lisbon is its capital." },
-    { id: "c", text: "Rome" },
+    { id: "a", text: "H<sub>2</sub>SO<sub>4</sub>" },
+    {
+      id: "b",
+      text: "CH<sub>3</sub>COOH",
+      feedback: "<p>Ethanoic acid is weak: few of its molecules give up H<sup>+</sup>.</p>",
+    },
+    { id: "c", text: "HNO<sub>3</sub>" },
   ],
   correct_option_ids: ["a", "c"],
   scoring: "partial",

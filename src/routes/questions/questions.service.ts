@@ -100,7 +100,9 @@ export async function createQuestion(
   origin?: string,
 ) {
   await requireQuiz(db, quizId);
-  const [stored] = await storedQuestions([input], origin);
+  // The position is where the question goes, not part of it: the stored question is re-read without it.
+  const { position: _position, ...question } = input;
+  const [stored] = await storedQuestions([question], origin);
   const now = isoNow();
   const row = questionRow(quizId, stored as StoredQuestionInput, 0, now);
   await refuseUnknownAssets(db, [row], () => "");

@@ -50,6 +50,21 @@ describe("content_format on POST /v1/quizzes/{id}/questions", () => {
     expect(row).toEqual({ prompt: "<p>Which is <b>right</b>?</p>", content_format: "html" });
   });
 
+  it("an html question added at a position is stored there, the others moving down (the position is no field of the stored question)", async () => {
+    const quizId = await createQuiz([tf("First"), tf("Second")]);
+    const res = await call(`/v1/quizzes/${quizId}/questions`, {
+      body: html({ ...tf("<p>H<sub>2</sub>O is <b>water</b>.</p><script>x</script>"), position: 1 }),
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json).toMatchObject({ position: 1, content_format: "html", prompt: "<p>H<sub>2</sub>O is <b>water</b>.</p>" });
+    const list = await call(`/v1/quizzes/${quizId}/questions`);
+    expect(list.json.questions.map((q: { prompt: string; position: number }) => [q.position, q.prompt])).toEqual([
+      [1, "<p>H<sub>2</sub>O is <b>water</b>.</p>"],
+      [2, "First"],
+      [3, "Second"],
+    ]);
+  });
+
   it("turns TeX into MathML with its source as an annotation (KaTeX, in workerd)", async () => {
     const quizId = await createQuiz();
     const q = await addQuestion(quizId, html(tf("Is \\(x^2 \\geq 0\\) for every real \\(x\\)?")));

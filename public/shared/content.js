@@ -1,6 +1,7 @@
 // Formatted text (docs/content.md): an "html" question's texts shown as written, a "text" one's as
-// plain text. The stored HTML was sanitized when written, but this page never hands it to an HTML
-// parser (its Trusted Types policy forbids innerHTML, and a parser is the one place a mistake
+// plain text. The one builder of both pages that show questions (the report, public/reports/, and
+// the player, public/play/text.js), served from /shared/ under the reports' policy. The stored HTML was sanitized when written, but this page never hands it to an HTML
+// parser (its Trusted Types policy forbids the HTML-parsing sinks, and a parser is the one place a mistake
 // would run code): it reads the stored form — tags `<name attr="value">`, text escaped with
 // &amp; &lt; &gt; &quot; &nbsp; — and builds the nodes itself with createElement and
 // setAttribute, checking the allow-list again on the way. Anything else shows as plain text.
@@ -44,8 +45,14 @@ function allowed(name, inMath, attribute, value) {
   return true;
 }
 
-/** The stored fragment as nodes, or null when it is not in the stored form (then it is shown as text). */
-function build(html) {
+const appendText = (parent, text) => parent.append(text);
+
+/**
+ * The stored fragment as nodes, or null when it is not in the stored form (then it is shown as
+ * text). Each run of text goes through `onText(parent, text)` (the player puts a fill-in-the-blanks
+ * text's inputs in place of its `{{blank_id}}` markers there); by default it becomes a text node.
+ */
+function build(html, onText = appendText) {
   const root = document.createDocumentFragment();
   const stack = [root];
   const names = [];
@@ -54,7 +61,7 @@ function build(html) {
     const lt = html.indexOf("<", i);
     const text = html.slice(i, lt === -1 ? html.length : lt);
     if (text.includes(">")) return null;
-    if (text) stack[stack.length - 1].append(decode(text));
+    if (text) onText(stack[stack.length - 1], decode(text));
     if (lt === -1) break;
     const match = TAG.exec(html.slice(lt, lt + 4096));
     if (!match) return null;
@@ -87,10 +94,13 @@ function build(html) {
   return names.length === 0 ? root : null;
 }
 
-/** A question's text as shown: nodes for "html", the string itself for "text". */
-export function formatted(text, contentFormat) {
+/**
+ * A question's text as shown: nodes for "html", the string itself for "text" (and for html not in
+ * the stored form). `onText(parent, text)`, if given, appends each run of the fragment's text.
+ */
+export function formatted(text, contentFormat, onText) {
   if (contentFormat !== "html" || typeof text !== "string") return text;
-  return build(text) ?? text;
+  return build(text, onText) ?? text;
 }
 
 /** A question's text as plain text (for sorting, chart labels and the like). */
