@@ -70,7 +70,9 @@ describe("MathAssess's MAA01a (Mathqurate, adaptive, MathML in the stem, the opt
 
   it("the worked solution (feedbackBlock SOLUTION, a MathML table with mfenced) is the explanation, brackets kept", () => {
     expect(q.explanation).toMatch(/^<math display="block"> <semantics> <mtable> <mtr>/);
-    expect(q.explanation).toContain("<mn>2</mn> <mrow><mo>(</mo><mrow> <mi>x</mi> <mo>-</mo> <mn>5</mn> </mrow><mo>)</mo></mrow>");
+    expect(q.explanation).toContain(
+      "<mn>2</mn> <mrow><mo>(</mo><mrow> <mi>x</mi> <mo>-</mo> <mn>5</mn> </mrow><mo>)</mo></mrow>",
+    );
     expect(q.explanation).toContain('<annotation encoding="SnuggleTeX">');
     expect(q.explanation).not.toMatch(/viewed|endattempt/i);
   });
