@@ -190,3 +190,59 @@ describe("QTI content package (zip with imsmanifest.xml)", () => {
     expect(plan.report[1]).toMatchObject({ status: "skipped", notes: ["Skipped: over 200 questions in the quiz."] });
   });
 });
+
+describe("QTI 2.1 items as MathAssess's tools write them", () => {
+  const choice = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" xmlns:m="http://www.w3.org/1998/Math/MathML"
+  identifier="expand" title="Expand" adaptive="false" timeDependent="false">
+  <responseDeclaration identifier="RESPONSE" cardinality="single" baseType="identifier">
+    <correctResponse><value>A</value></correctResponse>
+  </responseDeclaration>
+  <outcomeDeclaration identifier="FEEDBACK" cardinality="multiple" baseType="identifier"/>
+  <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
+  <itemBody>
+    <p>Expand <m:math><m:mn>2</m:mn><m:mfenced><m:mi>x</m:mi></m:mfenced></m:math>.</p>
+    <choiceInteraction responseIdentifier="RESPONSE" maxChoices="1">
+      <simpleChoice identifier="A"><m:math><m:mn>2</m:mn><m:mi>x</m:mi></m:math></simpleChoice>
+      <simpleChoice identifier="B"><m:math><m:mi>x</m:mi></m:math></simpleChoice>
+    </choiceInteraction>
+    ${body}
+  </itemBody>
+  <responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"/>
+</assessmentItem>`;
+
+  it("the explanation is the block named SOLUTION, not a later SEEN-SOLUTION notice or the button that asks for it", () => {
+    const i = one(
+      choice(`<feedbackBlock identifier="SOLUTION" outcomeIdentifier="FEEDBACK" showHide="show"><p>Multiply <m:math><m:mi>x</m:mi></m:math> by 2.</p></feedbackBlock>
+    <feedbackBlock identifier="SEEN-SOLUTION" outcomeIdentifier="FEEDBACK" showHide="show"><p>Since you have viewed the solution, your score is 0.</p></feedbackBlock>
+    <feedbackBlock identifier="asksolution" outcomeIdentifier="ASKSOLUTION" showHide="show"><p><endAttemptInteraction responseIdentifier="SOLREQUEST" title="Show Solution"/></p></feedbackBlock>`),
+    );
+    expect(i.entry).toMatchObject({ status: "imported", notes: [] });
+    expect(question(i, "single_choice").explanation).toBe("<p>Multiply <math><mi>x</mi></math> by 2.</p>");
+  });
+
+  it("without a block named so, the first whose name holds solution or explanation", () => {
+    const i = one(
+      choice(`<feedbackBlock identifier="worked-solution" outcomeIdentifier="FEEDBACK" showHide="show"><p>First.</p></feedbackBlock>
+    <feedbackBlock identifier="seen-solution" outcomeIdentifier="FEEDBACK" showHide="show"><p>Second.</p></feedbackBlock>`),
+    );
+    expect(question(i, "single_choice").explanation).toBe("<p>First.</p>");
+  });
+
+  it("MathML 2's mfenced is kept as its fences and separators around its arguments, not dropped with its brackets", () => {
+    const i = one(choice(""));
+    expect(i.entry).toMatchObject({ status: "imported", notes: [] });
+    expect(question(i, "single_choice").prompt).toBe(
+      "<p>Expand <math><mn>2</mn><mrow><mo>(</mo><mi>x</mi><mo>)</mo></mrow></math>.</p>",
+    );
+    const fences = one(
+      choice("").replace(
+        "<m:mfenced><m:mi>x</m:mi></m:mfenced>",
+        '<m:mfenced open="[" close="&lt;" separators=";,"><m:mi>a</m:mi><m:mi>b</m:mi><m:mi>c</m:mi><m:mi>d</m:mi></m:mfenced>',
+      ),
+    );
+    expect(question(fences, "single_choice").prompt).toBe(
+      "<p>Expand <math><mn>2</mn><mrow><mo>[</mo><mi>a</mi><mo>;</mo><mi>b</mi><mo>,</mo><mi>c</mi><mo>,</mo><mi>d</mi><mo>&lt;</mo></mrow></math>.</p>",
+    );
+  });
+});

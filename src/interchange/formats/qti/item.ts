@@ -144,7 +144,7 @@ export function readQtiItem(item: XmlElement, ctx: ItemContext): ImportedItem {
     if (rubric) q.rubric = render.plain(rubric.children);
   }
   Object.assign(q, { title, tags: ctx.tags, ...feedback.question });
-  if ("options" in q) for (const o of q.options) o.feedback ??= feedback.options.get(o.id ?? "");
+  if ("options" in q) for (const o of q.options) o.feedback ??= feedback.option(o.id ?? "");
 
   const rp = child(item, "responseProcessing");
   if (q.type === "numeric") Object.assign(q, toleranceOf(rp, q.correct_value));
@@ -233,24 +233,36 @@ function interactionsOf(e: XmlElement, out: XmlElement[] = []): XmlElement[] {
   return out;
 }
 
-/** Question feedback (modal feedback and feedback blocks by identifier) and per-option feedback. */
+/**
+ * Question feedback (modal feedback and feedback blocks by identifier) and per-option feedback. The
+ * explanation is the block named `explanation` or `solution`, else the first whose name holds one of
+ * them (not a later "SEEN-SOLUTION" or "asksolution" button); a block is rendered only where it is
+ * used, so the losses named are those of the question's texts.
+ */
 function feedbackOf(item: XmlElement, render: Render) {
   const question: { feedback?: { correct?: string; incorrect?: string }; explanation?: string } = {};
-  const options = new Map<string, string>();
+  const options = new Map<string, XmlElement>();
   const blocks = [...elements(item, "modalFeedback"), ...descendants(child(item, "itemBody") ?? item, "feedbackBlock")];
   const fb: { correct?: string; incorrect?: string } = {};
+  let explanation: XmlElement | undefined;
   for (const b of blocks) {
     const id = b.attrs.identifier ?? "";
-    const text = render.text(b.children);
-    if (/^(incorrect|wrong|false)/i.test(id)) fb.incorrect = text;
-    else if (/^(correct|right|true)$/i.test(id)) fb.correct = text;
-    else if (/explanation|solution/i.test(id)) question.explanation = text;
-    else options.set(fromQtiId(id, id), text);
+    if (/^(incorrect|wrong|false)/i.test(id)) fb.incorrect = render.text(b.children);
+    else if (/^(correct|right|true)$/i.test(id)) fb.correct = render.text(b.children);
+    else if (/explanation|solution/i.test(id)) {
+      const exact = /^(explanation|solution)$/i;
+      if (!explanation || (exact.test(id) && !exact.test(explanation.attrs.identifier ?? ""))) explanation = b;
+    } else options.set(fromQtiId(id, id), b);
   }
   for (const inline of descendants(child(item, "itemBody") ?? item, "feedbackInline")) {
     const id = fromQtiId(inline.attrs.identifier, inline.attrs.identifier ?? "");
-    if (!options.has(id)) options.set(id, render.text(inline.children));
+    if (!options.has(id)) options.set(id, inline);
   }
+  if (explanation) question.explanation = render.text(explanation.children);
   if (fb.correct || fb.incorrect) question.feedback = fb;
-  return { question, options };
+  const option = (id: string) => {
+    const e = options.get(id);
+    return e && render.text(e.children);
+  };
+  return { question, option };
 }

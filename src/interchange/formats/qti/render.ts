@@ -5,7 +5,7 @@
  * whose `img`s name the assets the package's files become (images.ts).
  */
 import { type Losses, treeText } from "../../content";
-import { holdsMarkup, treeHtml } from "../../html";
+import { holdsMarkup, textAsHtml, treeHtml } from "../../html";
 import type { XmlElement, XmlNode } from "../../xml";
 
 type Inline = (e: XmlElement) => string | undefined;
@@ -57,6 +57,22 @@ export const plainRender = (losses: Losses): Render => ({
 });
 
 /**
+ * MathML 2's `mfenced` (which MathML Core and the allow-list leave out) as what it stands for: its
+ * arguments in an `mrow` between `mo`s of its open and close fences, with its separators between
+ * them (MathML 3 §3.3.8: "(", ")" and "," unless given, the last separator repeated).
+ */
+function fenced(e: XmlElement, render: (nodes: XmlNode[]) => string): string {
+  const mo = (c: string) => (c === "" ? "" : `<mo>${textAsHtml(c)}</mo>`);
+  const args = e.children.filter((c): c is XmlElement => typeof c !== "string");
+  const separators = [...(e.attrs.separators ?? ",").replace(/\s+/g, "")];
+  const parts = args.map((a, i) => {
+    const sep = i === 0 ? "" : (separators[i - 1] ?? separators[separators.length - 1] ?? "");
+    return `${mo(sep)}${render([a])}`;
+  });
+  return `<mrow>${mo(e.attrs.open ?? "(")}${parts.join("")}${mo(e.attrs.close ?? ")")}</mrow>`;
+}
+
+/**
  * `image` gives the asset path of an `img`'s src (a file of the package), or undefined when the
  * image is dropped (it has then noted why): the element is left out.
  */
@@ -68,6 +84,7 @@ export function htmlRender(losses: Losses, image: (src: string) => string | unde
       if (own !== undefined) return own;
       // QTI 3 wraps feedback and rubrics in a content body: its content is the text.
       if (e.name === "contentBody") return text(e.children, inline);
+      if (e.name === "mfenced") return fenced(e, (nodes) => text(nodes, inline));
       if (NOT_TEXT.has(e.name) && !["object", "audio", "video", "iframe", "embed"].includes(e.name)) return "";
       if (e.name !== "img") return undefined;
       return image(e.attrs.src ?? "") === undefined ? "" : undefined;
