@@ -1550,7 +1550,7 @@ export interface components {
         /**
          * @example {
          *       "name": "quiz-api",
-         *       "version": "0.3.0",
+         *       "version": "0.4.0",
          *       "docs": "/docs",
          *       "openapi": "/openapi.json"
          *     }
@@ -1560,7 +1560,7 @@ export interface components {
             name: string;
             /**
              * @description The deployed version (package.json).
-             * @example 0.3.0
+             * @example 0.4.0
              */
             version: string;
             /**

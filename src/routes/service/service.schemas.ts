@@ -3,11 +3,11 @@ import { z } from "@hono/zod-openapi";
 export const ServiceIndex = z
   .object({
     name: z.string().openapi({ example: "quiz-api" }),
-    version: z.string().openapi({ description: "The deployed version (package.json).", example: "0.3.0" }),
+    version: z.string().openapi({ description: "The deployed version (package.json).", example: "0.4.0" }),
     docs: z.string().openapi({ description: "The API reference page, on this origin.", example: "/docs" }),
     openapi: z.string().openapi({ description: "This OpenAPI document, on this origin.", example: "/openapi.json" }),
   })
-  .openapi("ServiceIndex", { example: { name: "quiz-api", version: "0.3.0", docs: "/docs", openapi: "/openapi.json" } });
+  .openapi("ServiceIndex", { example: { name: "quiz-api", version: "0.4.0", docs: "/docs", openapi: "/openapi.json" } });
 
 export const LandingPage = z.string().openapi({
   description: "The landing page (public/index.html).",
