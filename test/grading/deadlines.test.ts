@@ -201,14 +201,15 @@ describe("grading at deadlines", () => {
     const ours = (id: string) => id.startsWith("sub_backlog");
 
     // One cron invocation: one D1 read of the overdue ids (the events', jobs', LTI's and assets' sweeps
-    // add their own few calls: 9 in all, the LTI sweep's nonce delete, its forgotten-passback read
-    // and the read of unreferenced assets included).
+    // add their own few calls: 10 in all, the LTI sweep's nonce delete, its forgotten-passback read,
+    // the LTI tool's batch dropping expired login states and tickets, and the read of unreferenced
+    // assets included).
     const counted = countingEnv(env);
     const noted = noting(env.EVENTS_QUEUE);
     await runCron({ ...counted.env, EVENTS_QUEUE: noted.queue });
     const overdueReads = counted.log.filter((c) => c.detail.includes("FROM submissions"));
     expect(overdueReads).toHaveLength(1);
-    expect(counted.counts.d1).toBeLessThanOrEqual(9);
+    expect(counted.counts.d1).toBeLessThanOrEqual(10);
     const messages = deadlineMessages(noted.sent).filter((m) => m.submission_ids.every(ours));
     expect(messages.every((m) => m.submission_ids.length <= DEADLINE_CHUNK)).toBe(true);
     expect(new Set(messages.flatMap((m) => m.submission_ids)).size).toBe(BACKLOG);
