@@ -12,20 +12,12 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { expect } from "vitest";
 import { buildWorker } from "../../scripts/build";
 import { type LocalWorker, startLocalWorker } from "../../scripts/local-worker";
+import { CHROMIUM_ARGS } from "../../scripts/screenshot-browser";
 import { newApiKey } from "../../src/auth/api-keys";
 import { SHARED_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--headless",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+export { CHROMIUM_ARGS };
 
 /** Headless Chromium (CHROMIUM_PATH, else Debian's), or a clear error saying how to install it. */
 export async function launchChromium(): Promise<Browser> {
