@@ -11,15 +11,13 @@
 // takes the screenshot, then exercises the page (expands operations, runs GET /health with "Try
 // it out", opens the Authorize dialog). It exits 1 on any CSP violation, console error, uncaught
 // exception, failed or 4xx/5xx same-origin request, or attempt to reach another origin.
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { mkdirSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { DOCS_CONTENT_SECURITY_POLICY } from "../src/lib/docs-csp";
-import { buildWorker } from "./build";
 import { copyDocsAssets } from "./docs-assets";
-import { type LocalWorker, startLocalWorker } from "./local-worker";
+import { chromiumPath, launchChromium, log, screenshotRun, serveBundle, TIMEOUT_MS, unpluggedPage } from "./screenshot-browser";
 
 const { values } = parseArgs({
   options: {
@@ -31,27 +29,8 @@ const { values } = parseArgs({
   },
 });
 const OUT = resolve(values.out ?? "docs/images/docs-page.png");
-const CHROMIUM = values.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const CHROMIUM = chromiumPath(values.chromium);
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-const TIMEOUT_MS = 60_000;
-
-const log = (line: string) => process.stdout.write(`${line}\n`);
-
-/** Each problem the page showed; any one fails the run. */
-const problems: string[] = [];
-/** Requests to another origin, aborted. */
-const blocked: string[] = [];
-
 function operationCount(doc: { paths?: Record<string, Record<string, unknown>> }): number {
   let n = 0;
   for (const item of Object.values(doc.paths ?? {})) n += Object.keys(item).filter((k) => HTTP_METHODS.includes(k)).length;
@@ -99,40 +78,17 @@ async function exercise(page: Page) {
 }
 
 async function main(): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), "docs-screenshot-"));
-  let worker: LocalWorker | undefined;
-  let browser: Browser | undefined;
-  try {
+  return screenshotRun("docs page", "docs-screenshot-", async (run) => {
     const docs = copyDocsAssets();
-    const { outfile } = await buildWorker({ outdir: join(dir, "dist"), minify: true });
-    worker = await startLocalWorker({ scriptPath: outfile, persistRoot: join(dir, "state"), quiet: true });
-    const origin = worker.url;
+    const origin = await serveBundle(run);
     log(`serving the deploy bundle and public/ (swagger-ui-dist ${docs.version}) at ${origin}`);
 
     const doc = (await (await fetch(`${origin}/openapi.json`)).json()) as { paths?: Record<string, Record<string, unknown>> };
     const operations = operationCount(doc);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    log(`Chromium ${browser.version()} (${CHROMIUM})`);
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      deviceScaleFactor: 1,
-      serviceWorkers: "block",
-    });
-    // The network is unplugged: only the local server answers.
-    await context.route("**/*", (route) => {
-      const url = route.request().url();
-      if (new URL(url).origin === origin) return route.continue();
-      blocked.push(url);
-      return route.abort("blockedbyclient");
-    });
-    // Violations as events too (Chromium also logs each as a console error). An init script is
-    // injected by the DevTools protocol, not subject to the page's CSP.
-    await context.addInitScript({
-      content: `document.addEventListener("securitypolicyviolation", (e) =>
-        console.error("CSP violation: " + e.effectiveDirective + " blocked " + (e.blockedURI || "(inline)") + " at " + e.sourceFile + ":" + e.lineNumber));`,
-    });
-    const page = await context.newPage();
+    await launchChromium(run, CHROMIUM);
+    const { page } = await unpluggedPage(run, origin, { width: 1280, height: 900 });
+    const { problems } = run;
     page.on("console", (m) => {
       if (m.type() === "error") problems.push(`console error: ${m.text()}`);
     });
@@ -165,20 +121,7 @@ async function main(): Promise<number> {
     log(`screenshot ${OUT} (${(statSync(OUT).size / 1024).toFixed(0)} KiB)`);
 
     await exercise(page);
-  } catch (error) {
-    problems.push(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    await browser?.close().catch(() => {});
-    await worker?.dispose().catch(() => {});
-    rmSync(dir, { recursive: true, force: true });
-  }
-  for (const url of blocked) problems.push(`tried another origin: ${url}`);
-  if (problems.length === 0) {
-    log("docs page OK: no CSP violation, no console error, no request to another origin");
-    return 0;
-  }
-  process.stderr.write(`docs page FAILED:\n${problems.map((p) => `  - ${p}`).join("\n")}\n`);
-  return 1;
+  });
 }
 
 if (values.player) {

@@ -201,7 +201,7 @@ app.get("/reports/*", reportsAssets());
 // The player a learner takes a quiz in (public/play/), opened with a learner session's
 // player_url (/play/#session=…); the same pattern serves /play, which the assets redirect to /play/.
 app.get("/play/*", playerAssets());
-// What both pages import (public/shared/content.js, the formatted-text builder), once.
+// What both pages import (public/shared/: content.js, the formatted-text builder; dom.js, the element builders), once.
 app.get("/shared/*", sharedAssets());
 // The LTI tool's pages (login, launch, deep linking: HTML, outside /v1) and their two files.
 app.get("/lti/auto-submit.js", ltiToolAssets());

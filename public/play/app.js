@@ -3,9 +3,10 @@
 // (POST /v1/quizzes/{id}/submissions, GET /v1/submissions/{id} with each presented question),
 // answered one question at a time and saved as it is typed (answers.js); it ends with a grade
 // call, or at its deadline, and the result (result.js). Nothing but this origin is ever reached.
+
+import { byId, fill, h } from "../shared/dom.js";
 import { AnswerBook, forgetDevice } from "./answers.js";
 import { ApiError, call, get, NetworkError, serverNow, takeSessionToken, useToken } from "./api.js";
-import { byId, fill, h } from "./dom.js";
 import { QUESTION_TYPES } from "./questions.js";
 import { renderResult } from "./result.js";
 import { announce, show } from "./screens.js";

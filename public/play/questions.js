@@ -4,7 +4,7 @@
 // picks each prompt's choice from a select. Every text from the API goes through renderText, in the
 // question's content_format; a select's options and the aria-labels can hold text only, and take
 // plainText.
-import { h, uid } from "./dom.js";
+import { h, uid } from "../shared/dom.js";
 import { blankLabel, moveDownLabel, movedAnnouncement, moveUpLabel, TEXT, wordCount } from "./strings.js";
 import { blockFor, plainText, renderText } from "./text.js";
 

@@ -1,7 +1,7 @@
 // A graded attempt: the score and the feedback, and each question's result when the quiz's
 // reveal policy shows it (the results then carry each answer's correct_answer), else a sentence
 // saying when it will be shown.
-import { fill, h } from "./dom.js";
+import { fill, h } from "../shared/dom.js";
 import { QUESTION_TYPES } from "./questions.js";
 import { pointsEarnedText, pointsOfText, questionHeading, revealAfter, scoreText, TEXT, when } from "./strings.js";
 import { blockFor, renderText } from "./text.js";

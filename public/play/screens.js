@@ -1,6 +1,6 @@
 // Which part of the page shows: one screen at a time, its heading focused (so a screen reader
 // starts there and the keyboard continues from there), the title bar above them all.
-import { byId } from "./dom.js";
+import { byId } from "../shared/dom.js";
 
 const SCREENS = ["loading", "problem", "start", "attempt", "review", "grading", "result"];
 const HEADINGS = {

@@ -2,8 +2,9 @@
 // (#quiz=quiz_…) names the quiz shown, so back, forward and reload keep the place; the credential
 // never goes into the URL, but for a report session's link (#session=qz_vt_…, §17), which is read
 // once, removed from the address bar and kept in sessionStorage like a typed credential.
+
+import { fill, h } from "../shared/dom.js";
 import { ApiError, credential, download, getJson, page } from "./api.js";
-import { fill, h } from "./dom.js";
 import { loadReport, renderReport } from "./report.js";
 
 const QUIZ_PAGE_SIZE = 20;

@@ -1,7 +1,7 @@
 // The report's three charts, drawn as plain SVG. Each is role="img" and labelled by its caption;
 // the numbers it draws are in the table beside it (report.js). Coordinates are in viewBox units:
 // the SVG scales to its column's width, from a 390 px phone to a desktop.
-import { svg } from "./dom.js";
+import { svg } from "../shared/dom.js";
 import * as format from "./format.js";
 
 /** A step of 1, 2 or 5 × 10^k giving about `parts` intervals up to max. */

@@ -1,8 +1,9 @@
 // The items of a report: the item table, sortable by every column (a button in each header,
 // aria-sort on the sorted one), and the difficulty × discrimination scatter with the flag
 // thresholds drawn. The scatter's numbers are the table's.
+
+import { fill, h, scrollable, uid } from "../shared/dom.js";
 import { scatter, THRESHOLDS } from "./charts.js";
-import { fill, h, scrollable, uid } from "./dom.js";
 import * as format from "./format.js";
 
 export const flagList = (flags) =>

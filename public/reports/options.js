@@ -4,8 +4,8 @@
 // table, so that the table has the card's whole width and its figures fit beside the texts.
 
 import { formatted, plain } from "../shared/content.js";
+import { h, scrollable, uid } from "../shared/dom.js";
 import { optionBars } from "./charts.js";
-import { h, scrollable, uid } from "./dom.js";
 import * as format from "./format.js";
 import { flagList } from "./items.js";
 

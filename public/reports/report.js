@@ -3,9 +3,9 @@
 // table beside it.
 
 import { formatted, plain } from "../shared/content.js";
+import { fill, h, scrollable, uid } from "../shared/dom.js";
 import { all, getJson } from "./api.js";
 import { histogram } from "./charts.js";
-import { fill, h, scrollable, uid } from "./dom.js";
 import * as format from "./format.js";
 import { itemsSection } from "./items.js";
 import { optionsSection } from "./options.js";

@@ -7,28 +7,15 @@
  * browser must read the stored fragment as it was written (its innerHTML is the stored string), so
  * that the tree the sanitizer checked is the tree the browser builds.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildWorker } from "../../scripts/build";
-import { type LocalWorker, startLocalWorker } from "../../scripts/local-worker";
 import { apiClient } from "../../scripts/report-demo";
-import { newApiKey } from "../../src/auth/api-keys";
 import { HOSTILE_HTML } from "../support/hostile-html";
 import { png } from "../support/images";
 import { strictProblem } from "../support/strict-html";
+import { type BuiltWorker, launchChromium, startBuiltWorker, stopBuiltWorker } from "./chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--headless",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-sync",
-];
 const SETUP_TIMEOUT_MS = 240_000;
 const PAGE_ORIGIN = "https://content.test";
 const PLACEHOLDER_ASSET = "ast_0123456789abcdefghjkmnpqrstvwxyz";
@@ -44,8 +31,7 @@ const PAGE = `<!doctype html><html><head><title>content</title><script>
   window.__formatted = formatted;
 </script></head><body></body></html>`;
 
-let dir: string;
-let worker: LocalWorker;
+let built: BuiltWorker;
 let browser: Browser;
 let page: Page;
 let api: ReturnType<typeof apiClient>;
@@ -54,20 +40,13 @@ const dialogs: string[] = [];
 const stored = new Map<string, string>();
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  dir = mkdtempSync(join(tmpdir(), "content-e2e-"));
-  const { outfile } = await buildWorker({ outdir: join(dir, "dist"), minify: true });
-  worker = await startLocalWorker({ scriptPath: outfile, persistRoot: join(dir, "state"), quiet: true });
-  const { key, row } = await newApiKey({ name: "content e2e", scopes: ["admin"], expiresAt: null });
-  await (await worker.mf.getD1Database("DB"))
-    .prepare("INSERT INTO api_keys (id, name, key_hash, prefix, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(row.id, row.name, row.keyHash, row.prefix, JSON.stringify(row.scopes), row.createdAt)
-    .run();
-  api = apiClient(worker.url, key);
+  built = await startBuiltWorker("content-e2e-", "content e2e");
+  const key = built.adminKey;
+  api = apiClient(built.worker.url, key);
   const quiz = await api("/v1/quizzes", { body: { title: "Hostile content" } });
   expect(quiz.status, JSON.stringify(quiz.json)).toBe(201);
   // The table's asset id names no asset here: an img may name only one that exists, so a real one stands in.
-  const upload = await fetch(new URL("/v1/assets", worker.url), {
+  const upload = await fetch(new URL("/v1/assets", built.worker.url), {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "image/png" },
     body: png(4, 3, 1),
@@ -90,7 +69,7 @@ beforeAll(async () => {
     expect(read.json.content_format).toBe("html");
     stored.set(name, read.json.prompt);
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   const context = await browser.newContext();
   await context.route("**/*", (route) => {
     const url = route.request().url();
@@ -114,9 +93,7 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await worker?.dispose().catch(() => {});
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stopBuiltWorker(built, browser);
 });
 
 /** The fragment as innerHTML, every element hovered, focused and clicked; what the browser serializes it back to. */

@@ -10,17 +10,9 @@ import { type Browser, type BrowserContext, chromium, type Frame, type Page } fr
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type LocalLms, prepareLocalLms } from "../../scripts/dev-lms-setup";
 import { startLoopbackPlatform } from "../lti-platform";
+import { CHROMIUM, CHROMIUM_ARGS, launchChromium } from "./chromium";
 import { useDevServer } from "./dev-server";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--headless",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-sync",
-];
 const TIMEOUT_MS = 90_000;
 
 const devServer = useDevServer();
@@ -36,7 +28,7 @@ beforeAll(async () => {
   platform = await startLoopbackPlatform();
   toolOrigin = server.url.replace("127.0.0.1", "localhost");
   lms = await prepareLocalLms({ api: server.url, key: server.key, lms: platform.url, toolOrigin, name: "e2e-lms" });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, TIMEOUT_MS);
 
 afterAll(async () => {

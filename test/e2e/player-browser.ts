@@ -1,33 +1,26 @@
-// What the player's browser tests share (test/e2e/player.test.ts, player-offline.test.ts): the
-// built bundle served with its static assets by Miniflare (scripts/local-worker.ts) over a
-// throw-away D1 and KV, an admin key written straight into that D1, Debian's Chromium driven by
-// playwright-core with every request recorded and any to another origin aborted (and failing the
-// test), and the answers a learner gives to the demo quiz's nine questions (scripts/player-demo.ts),
-// by keyboard alone or by pointer, with the responses the API must then hold.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import axe from "axe-core";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+// What the player's browser tests share (test/e2e/player.test.ts, player-offline.test.ts,
+// player-content.test.ts): the built bundle under Miniflare with an admin key and Chromium watched
+// over (test/e2e/chromium.ts), contexts on the player, and the answers a learner gives to the demo
+// quiz's nine questions (scripts/player-demo.ts), by keyboard alone or by pointer, with the
+// responses the API must then hold.
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
-import { buildWorker } from "../../scripts/build";
-import { type LocalWorker, startLocalWorker } from "../../scripts/local-worker";
 import { createLearner, createLearnerSession, createPlayerQuiz } from "../../scripts/player-demo";
 import { apiClient } from "../../scripts/report-demo";
-import { newApiKey } from "../../src/auth/api-keys";
-import { PLAYER_CONTENT_SECURITY_POLICY, SHARED_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
+import { PLAYER_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
+import {
+  type BuiltWorker,
+  expectNoProblems,
+  launchChromium,
+  startBuiltWorker,
+  stopBuiltWorker,
+  type Watched,
+  watchContext,
+  watchPage,
+} from "./chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--headless",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+export { axeViolations, noHorizontalScroll } from "./chromium";
+
 export const SETUP_TIMEOUT_MS = 240_000;
 export const TEST_TIMEOUT_MS = 120_000;
 export const DESKTOP = { width: 1280, height: 900 };
@@ -38,34 +31,20 @@ export const RETURN_URL = "https://lms.example.org/course/7";
 
 export type Call = ReturnType<typeof apiClient>;
 
-export interface Harness {
-  dir: string;
-  worker: LocalWorker;
+export interface Harness extends BuiltWorker {
   browser: Browser;
   origin: string;
   admin: Call;
-  /** The admin key (for calls apiClient cannot make, such as POST /v1/assets with an image body). */
-  adminKey: string;
 }
 
 export async function startHarness(prefix: string): Promise<Harness> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  const { outfile } = await buildWorker({ outdir: join(dir, "dist"), minify: true });
-  const worker = await startLocalWorker({ scriptPath: outfile, persistRoot: join(dir, "state"), quiet: true });
-  const { key, row } = await newApiKey({ name: "player e2e", scopes: ["admin"], expiresAt: null });
-  await (await worker.mf.getD1Database("DB"))
-    .prepare("INSERT INTO api_keys (id, name, key_hash, prefix, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(row.id, row.name, row.keyHash, row.prefix, JSON.stringify(row.scopes), row.createdAt)
-    .run();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  return { dir, worker, browser, origin: worker.url, admin: apiClient(worker.url, key), adminKey: key };
+  const built = await startBuiltWorker(prefix, "player e2e");
+  const browser = await launchChromium();
+  return { ...built, browser, origin: built.worker.url, admin: apiClient(built.worker.url, built.adminKey) };
 }
 
 export async function stopHarness(harness: Harness | undefined) {
-  await harness?.browser.close().catch(() => {});
-  await harness?.worker.dispose().catch(() => {});
-  if (harness?.dir) rmSync(harness.dir, { recursive: true, force: true });
+  await stopBuiltWorker(harness, harness?.browser);
 }
 
 /** A quiz of the nine questions, a learner and a learner session for them (returning to RETURN_URL). */
@@ -78,21 +57,9 @@ export async function newLearnerAttempt(harness: Harness, settings: Record<strin
   return { quizId, userId, ...session };
 }
 
-interface RecordedRequest {
-  url: string;
-  method: string;
-  authorization: string | undefined;
-  referer: string | undefined;
-}
-
-export interface Session {
+export interface Session extends Watched {
   context: BrowserContext;
   page: Page;
-  /** Console errors, uncaught exceptions, CSP violations, pages without the player's CSP. */
-  problems: { text: string; url: string }[];
-  requests: RecordedRequest[];
-  /** Requests to another origin (aborted). */
-  offOrigin: string[];
 }
 
 /** Words the page's live regions spoke, in order (window.__spoken), recorded by an init script. */
@@ -121,39 +88,17 @@ export async function openContext(
     reducedMotion,
   });
   const session: Session = { context, page: undefined as unknown as Page, problems: [], requests: [], offOrigin: [] };
-  await context.route("**/*", async (route) => {
-    const request = route.request();
-    const url = request.url();
-    const headers = await request.allHeaders().catch(() => ({}) as Record<string, string>);
-    session.requests.push({ url, method: request.method(), authorization: headers.authorization, referer: headers.referer });
-    if (new URL(url).origin === harness.origin) return route.continue().catch(() => {});
-    session.offOrigin.push(url);
-    return route.abort("blockedbyclient").catch(() => {});
-  });
-  await context.addInitScript({
-    content: `document.addEventListener("securitypolicyviolation", (e) =>
-      console.error("CSP violation: " + e.effectiveDirective + " blocked " + (e.blockedURI || "(inline)") + " at " + e.sourceFile + ":" + e.lineNumber));
-      ${RECORD_ANNOUNCEMENTS}`,
-  });
+  await watchContext(context, harness.origin, session, { initScript: RECORD_ANNOUNCEMENTS });
   session.page = await newPage(session, harness);
   return session;
 }
 
 /** Another tab of the same context (same localStorage, its own sessionStorage), watched like the first. */
 export async function newPage(session: Session, harness: Harness): Promise<Page> {
-  const page = await session.context.newPage();
-  page.on("console", (m) => {
-    if (m.type() === "error") session.problems.push({ text: `console error: ${m.text()}`, url: m.location().url });
+  return watchPage(await session.context.newPage(), harness.origin, session, {
+    policy: PLAYER_CONTENT_SECURITY_POLICY,
+    name: "player",
   });
-  page.on("pageerror", (e) => session.problems.push({ text: `uncaught: ${e.message}`, url: "" }));
-  page.on("response", (r) => {
-    const url = new URL(r.url());
-    if (url.origin !== harness.origin || url.pathname.startsWith("/v1/")) return;
-    const policy = url.pathname.startsWith("/shared/") ? SHARED_CONTENT_SECURITY_POLICY : PLAYER_CONTENT_SECURITY_POLICY;
-    if (r.headers()["content-security-policy"] !== policy)
-      session.problems.push({ text: `no player CSP on ${r.status()} ${url.pathname}`, url: r.url() });
-  });
-  return page;
 }
 
 /**
@@ -163,11 +108,7 @@ export async function newPage(session: Session, harness: Harness): Promise<Page>
  * a question's images, /v1/assets/…, which need no credential and are sent none).
  */
 export async function expectClean(session: Session, token: string, expectedFailures: RegExp[] = []) {
-  const problems = session.problems.filter(
-    (p) => !(p.text.startsWith("console error: Failed to load resource") && expectedFailures.some((re) => re.test(p.url))),
-  );
-  expect(problems.map((p) => `${p.text} (${p.url})`)).toEqual([]);
-  expect(session.offOrigin).toEqual([]);
+  expectNoProblems(session, expectedFailures);
   expect(session.requests.length).toBeGreaterThan(0);
   for (const request of session.requests) {
     const url = new URL(request.url);
@@ -189,20 +130,6 @@ export async function expectTokenKeptInTab(page: Page, token: string) {
   for (const [key, value] of local) expect(`${key}=${value}`).not.toContain(token);
   expect(await page.evaluate("document.cookie")).toBe("");
 }
-
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-
-/** axe-core's violations on the page as it is now, as "rule: selector" lines. */
-export async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate("typeof window.axe !== 'undefined'"))) await page.addScriptTag({ content: axe.source });
-  const violations = (await page.evaluate(
-    `axe.run(document, { runOnly: { type: "tag", values: ${JSON.stringify(WCAG_TAGS)} } }).then((r) => r.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(" ")) })))`,
-  )) as { id: string; targets: string[] }[];
-  return violations.flatMap((v) => v.targets.map((target) => `${v.id}: ${target}`));
-}
-
-export const noHorizontalScroll = (page: Page) =>
-  page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth") as Promise<boolean>;
 
 export const spoken = (page: Page) => page.evaluate("window.__spoken") as Promise<string[]>;
 

@@ -1,33 +1,28 @@
 // The report (/reports/) and the landing page (/) in a real browser: Debian's Chromium driven by
 // playwright-core, against the bundle `npm run deploy` uploads, served with its static assets by
-// Miniflare (scripts/local-worker.ts) over a throw-away D1 and KV, seeded through the API
+// Miniflare over a throw-away D1 and KV (test/e2e/chromium.ts), seeded through the API
 // (scripts/report-demo.ts). Every request the browser makes is recorded and any to another origin
 // is aborted and fails the test, as do a CSP violation, a console error and an uncaught exception.
 // The figures on the page are compared with what the API answers for the same quiz.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import axe from "axe-core";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildWorker } from "../../scripts/build";
-import { type LocalWorker, startLocalWorker } from "../../scripts/local-worker";
 import { apiClient, DEMO_QUIZ_TITLE, FILLER_QUIZZES, MARKUP_TITLE, seedReportDemo } from "../../scripts/report-demo";
-import { newApiKey } from "../../src/auth/api-keys";
-import { REPORTS_CONTENT_SECURITY_POLICY, SHARED_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
+import { REPORTS_CONTENT_SECURITY_POLICY } from "../../src/lib/docs-csp";
+import {
+  axeViolations,
+  type BuiltWorker,
+  expectNoProblems,
+  launchChromium,
+  noHorizontalScroll,
+  startBuiltWorker,
+  stopBuiltWorker,
+  type Watched,
+  watchContext,
+  watchPage,
+} from "./chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--headless",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const SETUP_TIMEOUT_MS = 240_000;
 const TEST_TIMEOUT_MS = 90_000;
 const DESKTOP = { width: 1280, height: 900 };
@@ -40,8 +35,7 @@ const EXPORTS = [
   { shape: "answers", format: "ndjson" },
 ] as const;
 
-let dir: string;
-let worker: LocalWorker;
+let built: BuiltWorker;
 let browser: Browser;
 let origin: string;
 let adminKey: string;
@@ -50,15 +44,9 @@ let readerKey: string;
 let quizId: string;
 let api: ReturnType<typeof apiClient>;
 
-interface Session {
+interface Session extends Watched {
   context: BrowserContext;
   page: Page;
-  /** Console errors, uncaught exceptions, CSP violations, missing headers. */
-  problems: { text: string; url: string }[];
-  /** Every request the browser made: its URL and Authorization header. */
-  requests: { url: string; method: string; authorization: string | undefined }[];
-  /** Requests to another origin (aborted). */
-  offOrigin: string[];
 }
 
 /** bypassCSP: for the accessibility checks only, whose engine (axe-core) is added to the page as a script. */
@@ -72,34 +60,10 @@ async function open(viewport = DESKTOP, { bypassCSP = false, colorScheme = "ligh
     colorScheme,
   });
   const session: Session = { context, page: undefined as unknown as Page, problems: [], requests: [], offOrigin: [] };
-  // The network is unplugged: only the local worker answers. Every request is recorded here, while
-  // it is held (its headers are readable then, whatever happens to the page afterwards).
-  await context.route("**/*", async (route) => {
-    const request = route.request();
-    const url = request.url();
-    const headers = await request.allHeaders().catch(() => ({ authorization: "(unreadable)" }) as Record<string, string>);
-    session.requests.push({ url, method: request.method(), authorization: headers.authorization });
-    if (new URL(url).origin === origin) return route.continue().catch(() => {});
-    session.offOrigin.push(url);
-    return route.abort("blockedbyclient").catch(() => {});
-  });
-  // Violations as console errors too. An init script comes through the DevTools protocol, which the page's CSP does not govern.
-  await context.addInitScript({
-    content: `document.addEventListener("securitypolicyviolation", (e) =>
-      console.error("CSP violation: " + e.effectiveDirective + " blocked " + (e.blockedURI || "(inline)") + " at " + e.sourceFile + ":" + e.lineNumber));`,
-  });
-  const page = await context.newPage();
-  session.page = page;
-  page.on("console", (m) => {
-    if (m.type() === "error") session.problems.push({ text: `console error: ${m.text()}`, url: m.location().url });
-  });
-  page.on("pageerror", (e) => session.problems.push({ text: `uncaught: ${e.message}`, url: "" }));
-  page.on("response", (r) => {
-    const url = new URL(r.url());
-    if (url.origin !== origin || url.pathname.startsWith("/v1/")) return;
-    const policy = url.pathname.startsWith("/shared/") ? SHARED_CONTENT_SECURITY_POLICY : REPORTS_CONTENT_SECURITY_POLICY;
-    if (r.headers()["content-security-policy"] !== policy)
-      session.problems.push({ text: `no reports CSP on ${r.status()} ${url.pathname}`, url: r.url() });
+  await watchContext(context, origin, session, { unreadable: { authorization: "(unreadable)" } });
+  session.page = watchPage(await context.newPage(), origin, session, {
+    policy: REPORTS_CONTENT_SECURITY_POLICY,
+    name: "reports",
   });
   return session;
 }
@@ -110,11 +74,7 @@ async function open(viewport = DESKTOP, { bypassCSP = false, colorScheme = "ligh
  * credential only ever in the Authorization header of this origin's /v1/ requests.
  */
 async function expectClean(session: Session, expectedFailures: RegExp[] = []) {
-  const problems = session.problems.filter(
-    (p) => !(p.text.startsWith("console error: Failed to load resource") && expectedFailures.some((re) => re.test(p.url))),
-  );
-  expect(problems.map((p) => `${p.text} (${p.url})`)).toEqual([]);
-  expect(session.offOrigin).toEqual([]);
+  expectNoProblems(session, expectedFailures);
   for (const request of session.requests) {
     const url = new URL(request.url);
     expect(url.origin, request.url).toBe(origin);
@@ -148,28 +108,11 @@ async function tabTo(page: Page, selector: string, max = 120): Promise<number> {
   throw new Error(`Tab never reached ${selector}`);
 }
 
-/** WCAG 2.0, 2.1 and 2.2, levels A and AA: the rules axe-core checks for them. */
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-/** The engine's own source (axe-core's Node entry carries it), added to the page as a script. */
-const AXE_SOURCE = axe.source;
-
-/** axe-core's violations on the page as it is now, as "rule: selector" lines. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = (await page.evaluate(
-    `axe.run(document, { runOnly: { type: "tag", values: ${JSON.stringify(WCAG_TAGS)} } }).then((r) => r.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(" ")) })))`,
-  )) as { id: string; targets: string[] }[];
-  return violations.flatMap((v) => v.targets.map((target) => `${v.id}: ${target}`));
-}
-
 /** Each table region's overflow: what of its table the region's width does not show (0 when it fits). */
 const tableOverflow = (page: Page) =>
   page.evaluate(
     `Object.fromEntries([...document.querySelectorAll("#report .table-scroll")].map((d) => [d.getAttribute("aria-label"), d.scrollWidth - d.clientWidth]))`,
   ) as Promise<Record<string, number>>;
-
-const noHorizontalScroll = (page: Page) =>
-  page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth") as Promise<boolean>;
 
 /** The API's answers for the demo quiz, as the admin key reads them. */
 async function apiFigures(key = adminKey) {
@@ -197,29 +140,19 @@ async function tableRows(page: Page, rowSelector: string, keyAttribute: string) 
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  dir = mkdtempSync(join(tmpdir(), "report-e2e-"));
-  const { outfile } = await buildWorker({ outdir: join(dir, "dist"), minify: true });
-  worker = await startLocalWorker({ scriptPath: outfile, persistRoot: join(dir, "state"), quiet: true });
-  origin = worker.url;
-  const { key, row } = await newApiKey({ name: "report e2e", scopes: ["admin"], expiresAt: null });
-  await (await worker.mf.getD1Database("DB"))
-    .prepare("INSERT INTO api_keys (id, name, key_hash, prefix, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(row.id, row.name, row.keyHash, row.prefix, JSON.stringify(row.scopes), row.createdAt)
-    .run();
-  adminKey = key;
+  built = await startBuiltWorker("report-e2e-", "report e2e");
+  origin = built.worker.url;
+  adminKey = built.adminKey;
   api = apiClient(origin, adminKey);
   ({ quizId } = await seedReportDemo(api));
   const reader = await api("/v1/api-keys", { body: { name: "report reader", scopes: ["quizzes:read", "analytics:read"] } });
   expect(reader.status).toBe(201);
   readerKey = reader.json.key;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await worker?.dispose().catch(() => {});
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stopBuiltWorker(built, browser);
 });
 
 describe("GET / in a browser", () => {
@@ -649,7 +582,7 @@ describe("/reports/ in a browser", () => {
       const [download] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")]);
       expect(download.suggestedFilename()).toBeTruthy();
       expect(await noHorizontalScroll(page)).toBe(true);
-      await page.screenshot({ path: join(dir, "phone.png"), fullPage: true });
+      await page.screenshot({ path: join(built.dir, "phone.png"), fullPage: true });
       await expectClean(session);
     },
     TEST_TIMEOUT_MS,

@@ -11,7 +11,6 @@ const PLAYER_SCRIPTS = [
   "/play/app.js",
   "/play/answers.js",
   "/play/api.js",
-  "/play/dom.js",
   "/play/questions.js",
   "/play/result.js",
   "/play/screens.js",
@@ -19,6 +18,7 @@ const PLAYER_SCRIPTS = [
   "/play/tab-store.js",
   "/play/text.js",
   "/shared/content.js",
+  "/shared/dom.js",
 ];
 
 const referencedUrls = (html: string) =>
@@ -98,8 +98,8 @@ describe("GET /play/", () => {
       expect(res.headers.get("content-type"), path).toMatch(/^(text|application)\/javascript/);
       const source = await res.text();
       expect(source, path).not.toMatch(/\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval|new Function)\b/);
-      // Namespace names are no addresses it calls: MathML's, in the formatted-text builder.
-      expect(source, path).not.toMatch(/https?:\/\/(?!www\.w3\.org\/1998\/Math\/MathML")/);
+      // Namespace names are no addresses it calls: MathML's (the formatted-text builder) and SVG's (the shared element builders).
+      expect(source, path).not.toMatch(/https?:\/\/(?!www\.w3\.org\/(2000\/svg|1998\/Math\/MathML)")/);
       expect(source, path).not.toMatch(/document\.cookie/);
       const code = withoutComments(source);
       if (path === "/play/answers.js") expect(code).not.toMatch(/token|sessionStorage|Authorization/i);

@@ -14,12 +14,12 @@ const REPORT_SCRIPTS = [
   "/reports/app.js",
   "/reports/api.js",
   "/reports/charts.js",
-  "/reports/dom.js",
   "/reports/format.js",
   "/reports/items.js",
   "/reports/options.js",
   "/reports/report.js",
   "/shared/content.js",
+  "/shared/dom.js",
 ];
 
 /** Every URL the markup names: src and href attributes. */

@@ -1,6 +1,9 @@
-// Element builders. Every child that is not a node becomes a text node, so text from the API is
-// never parsed as HTML; the page's Content-Security-Policy (Trusted Types with no policy) makes
-// every HTML-parsing property and method throw anyway.
+// Element builders the player and the report share (public/play/, public/reports/), served from
+// /shared/. Every child that is not a node becomes a text node, so text from the API is never
+// parsed as HTML; each page's Content-Security-Policy (Trusted Types with no policy) makes every
+// HTML-parsing property and method throw anyway.
+const SVG_NS = "http://www.w3.org/2000/svg";
+
 function build(element, attributes, children) {
   for (const [name, value] of Object.entries(attributes ?? {})) {
     if (value === undefined || value === null || value === false) continue;
@@ -19,6 +22,11 @@ export function h(tag, attributes, ...children) {
   return build(document.createElement(tag), attributes, children);
 }
 
+/** An SVG element: svg("rect", { x: 0, y: 0, width: 10, height: 10 }). */
+export function svg(tag, attributes, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attributes, children);
+}
+
 /** Replaces an element's children. */
 export function fill(element, ...children) {
   element.replaceChildren();
@@ -33,3 +41,8 @@ export function uid(prefix) {
 }
 
 export const byId = (id) => document.getElementById(id);
+
+/** A table that scrolls by itself on a narrow screen (the page never does), reachable by keyboard (the report's .table-scroll). */
+export function scrollable(label, table) {
+  return h("div", { class: "table-scroll", role: "region", "aria-label": label, tabindex: 0 }, table);
+}
