@@ -108,9 +108,11 @@ async function main(): Promise<number> {
     const response = await page.goto(`${origin}/docs`, { waitUntil: "load", timeout: TIMEOUT_MS });
     if (response?.status() !== 200) throw new Error(`GET /docs → ${response?.status()}`);
     log(`GET /docs → 200, CSP: ${response.headers()["content-security-policy"]}`);
-    await page.waitForFunction(`document.querySelectorAll(".opblock").length >= ${operations}`, undefined, {
-      timeout: TIMEOUT_MS,
-    });
+    // A locator's wait, not waitForFunction: the page's CSP forbids the eval a predicate string needs.
+    await page
+      .locator(".opblock")
+      .nth(operations - 1)
+      .waitFor({ timeout: TIMEOUT_MS });
     const rendered = await page.locator(".opblock").count();
     log(`rendered ${rendered} operations (${operations} in /openapi.json)`);
     if (rendered !== operations) problems.push(`rendered ${rendered} operations, the document has ${operations}`);

@@ -4,8 +4,10 @@ import { exampleCode, problemExample } from "./problems";
 
 const DESCRIPTION = `Author quizzes, register users, take and grade submissions, read analytics.
 
-Every /v1 operation needs a credential: an API key (X-API-Key or Authorization: Bearer) or an
-OAuth 2.0 access token from POST /oauth/token (client credentials). Errors are RFC 9457 problem
+Every /v1 operation but GET /v1/assets/{id} (an image, public by its unguessable id) needs a
+credential: an API key (X-API-Key or Authorization: Bearer), an OAuth 2.0 access token from POST
+/oauth/token (client credentials), or a session's token (qz_lt_… from POST /v1/learner-sessions,
+qz_vt_… from POST /v1/report-sessions), which may call only what its session allows. Errors are RFC 9457 problem
 details (application/problem+json) with a stable \`code\`, except on /oauth/*, where they follow
 RFC 6749 §5.2. Every /v1 answer carries RateLimit-Policy and RateLimit headers; every POST under
 /v1 accepts an Idempotency-Key. Every /v1 answer carries X-D1-Bookmark: send it back in the same
