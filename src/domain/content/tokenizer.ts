@@ -84,7 +84,12 @@ function numericCharacter(code: number): string {
  * `s[from, to)` with its character references decoded. A reference it does not know stays as
  * written: its `&` is escaped when serialized, so it shows literally and means nothing.
  */
-function decodeReferences(s: string, from = 0, to = s.length): string {
+function decodeReferences(whole: string, start = 0, stop = whole.length): string {
+  // The range alone, so that each search for "&" ends at its end: a value's decode must not read
+  // the rest of the input (many short values would make the fragment quadratic).
+  const s = start === 0 && stop === whole.length ? whole : whole.slice(start, stop);
+  const from = 0;
+  const to = s.length;
   let out = "";
   let i = from;
   let chunk = from;
